@@ -1,0 +1,32 @@
+# airlab: every target installs what it needs first, so each works on a fresh Debian machine as root.
+
+SWIFT ?= swift
+CACHE_DIR ?= $(HOME)/.cache/airlab
+export AIRLAB_TEST_CACHE ?= $(CACHE_DIR)/test-media
+
+.PHONY: all deps build test bench run clean
+
+all: build
+
+deps:
+	@scripts/install-dependencies
+
+build: deps
+	$(SWIFT) build
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# Benchmarks print ratios against a reference measured in the same run; they never fail a build.
+bench: deps
+	@scripts/bench-reference-env "$(CACHE_DIR)/bench-venv"
+	$(SWIFT) build -c release --product airlab-bench
+	.build/release/airlab-bench --python "$(CACHE_DIR)/bench-venv/bin/python" --work "$(CACHE_DIR)/bench"
+
+# The receiver daemon arrives with issue 5; until then `make run` builds the CLI and shows what it can do.
+run: build
+	$(SWIFT) run airlab --help
+
+clean:
+	rm -rf .build

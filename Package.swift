@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "airlab",
+    products: [
+        .executable(name: "airlab", targets: ["airlab"]),
+    ],
+    targets: [
+        // MARK: - Pure libraries
+
+        /// Playlists, interstitial events, the interstitial schedule and diagnostics. No I/O.
+        .target(name: "HLS"),
+        /// The small argument parser both executables share.
+        .target(name: "Arguments"),
+
+        // MARK: - Executables
+
+        .executableTarget(name: "airlab", dependencies: ["Arguments"]),
+
+        // MARK: - Tests
+
+        .target(name: "TestSupport", path: "Tests/TestSupport", resources: [.copy("Resources")]),
+        .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

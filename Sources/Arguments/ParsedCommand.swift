@@ -1,0 +1,63 @@
+/// A typed value that can be read from one command-line argument.
+public protocol ArgumentValue {
+    init?(argument: String)
+}
+
+extension String: ArgumentValue {
+    public init?(argument: String) { self = argument }
+}
+
+extension Int: ArgumentValue {
+    public init?(argument: String) { self.init(argument) }
+}
+
+extension Double: ArgumentValue {
+    public init?(argument: String) {
+        guard let value = Double(argument), value.isFinite else { return nil }
+        self = value
+    }
+}
+
+/// What the parser found on a command line, checked against its `CommandSpec`.
+public struct ParsedCommand: Sendable {
+    /// The command chain, without the executable: `["playlist", "inspect"]`.
+    public var path: [String]
+    public var spec: CommandSpec
+    var positionalValues: [String: String]
+    var optionValues: [String: [String]]
+
+    public func flag(_ name: String) -> Bool {
+        optionValues[name] != nil
+    }
+
+    public func positional(_ name: String) -> String? {
+        positionalValues[name]
+    }
+
+    public func values(_ name: String) -> [String] {
+        optionValues[name] ?? []
+    }
+
+    /// The option's value converted to `T`, nil when absent; a value that does not convert is a usage error.
+    public func value<T: ArgumentValue>(_ name: String, as type: T.Type = T.self) throws(UsageError) -> T? {
+        guard let raw = optionValues[name]?.last else { return nil }
+        guard let value = T(argument: raw) else {
+            throw UsageError(
+                commandPath: path, message: "--\(name) expects \(spec.option(named: name)?.valueName ?? "a value"), not '\(raw)'")
+        }
+        return value
+    }
+}
+
+/// A command line that does not fit its command's description. Executables print it and exit 2.
+public struct UsageError: Error, Sendable, CustomStringConvertible {
+    public var commandPath: [String]
+    public var message: String
+
+    public init(commandPath: [String], message: String) {
+        self.commandPath = commandPath
+        self.message = message
+    }
+
+    public var description: String { message }
+}

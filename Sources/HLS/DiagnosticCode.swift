@@ -1,0 +1,86 @@
+/// The stable identifier of a kind of problem, such as `daterange.missing-id`.
+///
+/// Codes are part of airlab's output contract: tools match on them, so a code is never renamed.
+/// Every code the library emits is declared here, once.
+public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public var description: String { rawValue }
+}
+
+extension DiagnosticCode {
+    // MARK: - The file as a whole
+
+    public static let playlistEmpty = DiagnosticCode("playlist.empty")
+    public static let playlistBinary = DiagnosticCode("playlist.binary")
+    public static let playlistMissingHeader = DiagnosticCode("playlist.missing-header")
+    public static let playlistTooLarge = DiagnosticCode("playlist.too-large")
+    public static let playlistMixedKinds = DiagnosticCode("playlist.mixed-kinds")
+    public static let playlistNoSegments = DiagnosticCode("playlist.no-segments")
+    public static let playlistInvalidUTF8 = DiagnosticCode("playlist.invalid-utf8")
+
+    // MARK: - Tags and attribute lists
+
+    public static let tagMalformed = DiagnosticCode("tag.malformed")
+    public static let tagDuplicate = DiagnosticCode("tag.duplicate")
+    public static let tagMisplaced = DiagnosticCode("tag.misplaced")
+    public static let attributeMalformed = DiagnosticCode("attribute.malformed")
+    public static let attributeDuplicate = DiagnosticCode("attribute.duplicate")
+    public static let attributeInvalidValue = DiagnosticCode("attribute.invalid-value")
+    public static let attributeMissing = DiagnosticCode("attribute.missing")
+
+    // MARK: - Media playlists
+
+    public static let targetDurationMissing = DiagnosticCode("targetduration.missing")
+    public static let segmentExceedsTargetDuration = DiagnosticCode("segment.exceeds-target-duration")
+    public static let segmentMissingURI = DiagnosticCode("segment.missing-uri")
+    public static let uriWithoutSegmentInfo = DiagnosticCode("segment.missing-extinf")
+    public static let programDateTimeMissing = DiagnosticCode("programdatetime.missing")
+
+    // MARK: - Multivariant playlists
+
+    public static let variantMissingURI = DiagnosticCode("variant.missing-uri")
+    public static let variantMissingCodecs = DiagnosticCode("variant.missing-codecs")
+    public static let variantUnknownGroup = DiagnosticCode("variant.unknown-group")
+    public static let renditionDuplicateName = DiagnosticCode("rendition.duplicate-name")
+
+    // MARK: - Date ranges
+
+    public static let dateRangeMissingID = DiagnosticCode("daterange.missing-id")
+    public static let dateRangeMissingStartDate = DiagnosticCode("daterange.missing-start-date")
+    public static let dateRangeEndBeforeStart = DiagnosticCode("daterange.end-before-start")
+    public static let dateRangeEndOnNextInvalid = DiagnosticCode("daterange.end-on-next-invalid")
+    public static let dateRangeChangedAttribute = DiagnosticCode("daterange.changed-attribute")
+    public static let dateRangeDroppedAttribute = DiagnosticCode("daterange.dropped-attribute")
+    public static let dateRangeDurationMismatch = DiagnosticCode("daterange.duration-mismatch")
+
+    // MARK: - Interstitials
+
+    public static let interstitialMissingAsset = DiagnosticCode("interstitial.missing-asset")
+    public static let interstitialBothAssets = DiagnosticCode("interstitial.both-assets")
+    public static let interstitialRelativeAssetURI = DiagnosticCode("interstitial.relative-asset-uri")
+    public static let interstitialPreAndPost = DiagnosticCode("interstitial.pre-and-post")
+    public static let interstitialUnknownValue = DiagnosticCode("interstitial.unknown-value")
+    public static let interstitialInvalidPlayoutLimit = DiagnosticCode("interstitial.invalid-playout-limit")
+    public static let interstitialOutsidePlaylist = DiagnosticCode("interstitial.outside-playlist")
+    public static let interstitialUnknownDuration = DiagnosticCode("interstitial.unknown-duration")
+    public static let interstitialNotPositioned = DiagnosticCode("interstitial.not-positioned")
+
+    // MARK: - Asset lists
+
+    public static let assetListMalformed = DiagnosticCode("assetlist.malformed")
+    public static let assetListMissingAssets = DiagnosticCode("assetlist.missing-assets")
+    public static let assetListInvalidAsset = DiagnosticCode("assetlist.invalid-asset")
+    public static let assetListEmpty = DiagnosticCode("assetlist.empty")
+    public static let assetListUnloadable = DiagnosticCode("assetlist.unloadable")
+    public static let assetUnloadable = DiagnosticCode("asset.unloadable")
+    public static let assetNotVOD = DiagnosticCode("asset.not-vod")
+}
