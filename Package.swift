@@ -5,6 +5,7 @@ let package = Package(
     name: "airlab",
     products: [
         .executable(name: "airlab", targets: ["airlab"]),
+        .executable(name: "airlab-bench", targets: ["airlab-bench"]),
     ],
     targets: [
         // MARK: - Pure libraries
@@ -17,6 +18,8 @@ let package = Package(
         // MARK: - Executables
 
         .executableTarget(name: "airlab", dependencies: ["Arguments"]),
+        /// `make bench`: measurements printed as ratios against a reference run in the same process.
+        .executableTarget(name: "airlab-bench", dependencies: ["HLS"]),
 
         // MARK: - Tests
 

@@ -1,0 +1,53 @@
+import Foundation
+
+/// One measurement that `make bench` runs: it prints its own numbers and ratios against a reference
+/// measured in the same run. Benchmarks never fail the build; a missing reference is reported, not fatal.
+protocol Benchmark {
+    var name: String { get }
+    /// Prepares inputs (generated files, reference tools); runs once, untimed.
+    mutating func setUp(_ context: BenchmarkContext) throws
+    /// Measures and prints. Returns the lines of its result for the summary.
+    mutating func run(_ context: BenchmarkContext) throws -> [String]
+}
+
+/// What every benchmark may use: a work folder and the Python that holds the reference packages.
+struct BenchmarkContext {
+    var workDirectory: URL
+    var python: String?
+
+    /// Runs `body` `repetitions` times after `warmUp` untimed runs and returns the fastest wall time in seconds.
+    ///
+    /// The minimum is the least noisy estimate of cost on a shared 2-core machine.
+    func fastest(repetitions: Int = 5, warmUp: Int = 1, _ body: () throws -> Void) rethrows -> Double {
+        for _ in 0..<warmUp { try body() }
+        var best = Double.infinity
+        for _ in 0..<repetitions {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try body()
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            best = min(best, elapsed)
+        }
+        return best
+    }
+
+    /// Runs an external command to completion and returns its standard output.
+    func runProcess(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchmarkError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
