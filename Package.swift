@@ -24,6 +24,7 @@ let package = Package(
         // MARK: - Tests
 
         .target(name: "TestSupport", path: "Tests/TestSupport", resources: [.copy("Resources")]),
+        .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
     ],
     swiftLanguageModes: [.v6]
