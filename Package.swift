@@ -15,6 +15,12 @@ let package = Package(
         /// The small argument parser both executables share.
         .target(name: "Arguments"),
 
+        // MARK: - I/O and reports
+
+        /// Reads playlists and asset lists from files and http(s) URLs, with size caps, timeouts and
+        /// bounded redirects, and resolves interstitial durations from their assets.
+        .target(name: "Loading", dependencies: ["HLS"]),
+
         // MARK: - Executables
 
         .executableTarget(name: "airlab", dependencies: ["Arguments"]),
@@ -26,6 +32,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", resources: [.copy("Resources")]),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+        .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
