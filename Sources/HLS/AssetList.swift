@@ -32,21 +32,21 @@ public struct AssetList: Hashable, Sendable {
         func report(_ severity: Diagnostic.Severity, _ code: DiagnosticCode, _ message: String) {
             diagnostics.append(Diagnostic(severity, line: nil, code, message))
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data), let document = object as? [String: Any] else {
+        guard let document = try? JSONDecoder().decode(Document.self, from: data) else {
             report(.error, .assetListMalformed, "Asset list \(source) is not a JSON object; the break is skipped and primary resumes where it stopped.")
             return (nil, diagnostics)
         }
-        guard let entries = document["ASSETS"] as? [Any] else {
+        guard let entries = document.assets else {
             report(.error, .assetListMissingAssets, "Asset list \(source) has no ASSETS array; the break is skipped and primary resumes where it stopped.")
             return (nil, diagnostics)
         }
         var assets: [Asset] = []
         for (index, entry) in entries.enumerated() {
-            guard let asset = entry as? [String: Any], let uri = asset["URI"] as? String, !uri.isEmpty else {
+            guard let uri = entry.uri, !uri.isEmpty else {
                 report(.error, .assetListInvalidAsset, "ASSETS[\(index)] of asset list \(source) has no URI string; that asset is skipped.")
                 continue
             }
-            guard let duration = number(asset["DURATION"]), duration >= 0 else {
+            guard let duration = entry.duration, duration >= 0, duration.isFinite else {
                 report(.error, .assetListInvalidAsset, "ASSETS[\(index)] (\(uri)) of asset list \(source) has no non-negative DURATION in seconds; that asset is skipped.")
                 continue
             }
@@ -55,19 +55,62 @@ public struct AssetList: Hashable, Sendable {
         if entries.isEmpty {
             report(.info, .assetListEmpty, "Asset list \(source) is empty: the break plays nothing and primary resumes by X-RESUME-OFFSET, or where it stopped.")
         }
-
-        var skipControl: InterstitialEvent.SkipControl?
-        if let control = document["SKIP-CONTROL"] as? [String: Any] {
-            skipControl = InterstitialEvent.SkipControl(
-                offset: number(control["OFFSET"]), duration: number(control["DURATION"]), labelID: control["LABEL-ID"] as? String)
+        let skipControl = document.skipControl.map {
+            InterstitialEvent.SkipControl(offset: $0.offset, duration: $0.duration, labelID: $0.labelID)
         }
         return (AssetList(assets: assets, skipControl: skipControl), diagnostics)
     }
+}
 
-    /// JSON numbers arrive as NSNumber; a Bool is an NSNumber too and must not pass for one.
-    private static func number(_ value: Any?) -> Double? {
-        guard let number = value as? NSNumber, !(value is Bool) else { return nil }
-        let double = number.doubleValue
-        return double.isFinite ? double : nil
+/// The JSON shape, decoded leniently: a field of the wrong type reads as absent, so one bad asset
+/// costs only itself. (JSONSerialization is no help here: on Linux it hands back 1 and true alike.)
+private struct Document: Decodable {
+    var assets: [Entry]?
+    var skipControl: SkipControl?
+
+    struct Entry: Decodable {
+        var uri: String?
+        var duration: Double?
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            uri = try? container.decodeIfPresent(String.self, forKey: .uri)
+            duration = try? container.decodeIfPresent(Double.self, forKey: .duration)
+        }
+
+        enum Key: String, CodingKey {
+            case uri = "URI"
+            case duration = "DURATION"
+        }
+    }
+
+    struct SkipControl: Decodable {
+        var offset: Double?
+        var duration: Double?
+        var labelID: String?
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            offset = try? container.decodeIfPresent(Double.self, forKey: .offset)
+            duration = try? container.decodeIfPresent(Double.self, forKey: .duration)
+            labelID = try? container.decodeIfPresent(String.self, forKey: .labelID)
+        }
+
+        enum Key: String, CodingKey {
+            case offset = "OFFSET"
+            case duration = "DURATION"
+            case labelID = "LABEL-ID"
+        }
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        assets = try? container.decodeIfPresent([Entry].self, forKey: .assets)
+        skipControl = try? container.decodeIfPresent(SkipControl.self, forKey: .skipControl)
+    }
+
+    enum Key: String, CodingKey {
+        case assets = "ASSETS"
+        case skipControl = "SKIP-CONTROL"
     }
 }
