@@ -20,10 +20,12 @@ let package = Package(
         /// Reads playlists and asset lists from files and http(s) URLs, with size caps, timeouts and
         /// bounded redirects, and resolves interstitial durations from their assets.
         .target(name: "Loading", dependencies: ["HLS"]),
+        /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
+        .target(name: "Inspection", dependencies: ["HLS", "Loading"]),
 
         // MARK: - Executables
 
-        .executableTarget(name: "airlab", dependencies: ["Arguments"]),
+        .executableTarget(name: "airlab", dependencies: ["Arguments", "Inspection"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
         .executableTarget(name: "airlab-bench", dependencies: ["HLS"]),
 
@@ -33,6 +35,7 @@ let package = Package(
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
+        .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,12 +12,14 @@ enum Airlab {
     /// Exit status for a command line that does not fit (and for I/O failures, per the CLI's contract).
     static let usageStatus: Int32 = 2
 
-    static let commands: [Command] = []
+    static let commands: [Command] = [PlaylistInspectCommand.command]
 
     static let root = CommandSpec(
         name: "airlab",
         abstract: "Sender and lab tool for airlab, the AirPlay-style receiver emulator for HLS interstitials.",
-        subcommands: [])
+        subcommands: [
+            CommandSpec(name: "playlist", abstract: "Work with HLS playlists offline.", subcommands: [PlaylistInspectCommand.spec])
+        ])
 
     static func main(_ arguments: [String]) async -> Int32 {
         do {
@@ -33,10 +35,15 @@ enum Airlab {
                 return await command.run(parsed)
             }
         } catch {
-            let path = (["airlab"] + error.commandPath).joined(separator: " ")
-            Terminal.error("\(path): \(error.message) (see '\(path) --help')")
-            return usageStatus
+            return usageFailure(error)
         }
+    }
+
+    /// Reports a command line that does not fit, in one line on stderr, and gives the exit status.
+    static func usageFailure(_ error: UsageError) -> Int32 {
+        let path = (["airlab"] + error.commandPath).joined(separator: " ")
+        Terminal.error("\(path): \(error.message) (see '\(path) --help')")
+        return usageStatus
     }
 }
 
