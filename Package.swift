@@ -15,6 +15,12 @@ let package = Package(
         /// The small argument parser both executables share.
         .target(name: "Arguments"),
 
+        // MARK: - Emulation
+
+        /// Receiver profiles, the transition-latency model and the playback engine. Does no I/O of its own
+        /// beyond reading profile files.
+        .target(name: "Emulation", dependencies: ["HLS"], resources: [.copy("Profiles")]),
+
         // MARK: - Executables
 
         .executableTarget(name: "airlab", dependencies: ["Arguments"]),
@@ -26,6 +32,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", resources: [.copy("Resources")]),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+        .testTarget(name: "EmulationTests", dependencies: ["Emulation"]),
     ],
     swiftLanguageModes: [.v6]
 )
