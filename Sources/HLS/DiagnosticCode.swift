@@ -73,6 +73,8 @@ extension DiagnosticCode {
     public static let interstitialOutsidePlaylist = DiagnosticCode("interstitial.outside-playlist")
     public static let interstitialUnknownDuration = DiagnosticCode("interstitial.unknown-duration")
     public static let interstitialNotPositioned = DiagnosticCode("interstitial.not-positioned")
+    public static let interstitialInSkippedTime = DiagnosticCode("interstitial.in-skipped-time")
+    public static let interstitialPlaysAgain = DiagnosticCode("interstitial.plays-again")
 
     // MARK: - Asset lists
 
