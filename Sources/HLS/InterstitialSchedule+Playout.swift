@@ -60,6 +60,9 @@ struct BreakGroup: Sendable {
 /// - Another break that such a replay crosses again plays again unless it is CUE=ONCE, as it would if
 ///   the viewer had sought back (the integrated timeline plays every break at most once instead).
 /// - Breaks whose position lies in primary time that an earlier group skips are never reached.
+///   AVFoundation documents another choice (AVPlayerInterstitialEventController.events: such events
+///   coincide with the skipping one and play after it, their resumption offsets adding up), so these
+///   breaks are reported: receivers disagree on them.
 /// - A viewer who starts inside primary time that a break replaces (between its position and a later
 ///   resumption point) sees that break from its start first, as a seek there would (Appendix D.5).
 struct PlayoutPlan: Sendable {
@@ -167,7 +170,7 @@ struct PlayoutLayout: Sendable {
             for member in group.members {
                 let event = breaks[member].event
                 diagnostics.append(Diagnostic(.warning, line: event.line, .interstitialInSkippedTime,
-                    "Interstitial '\(event.id)' at \(InterstitialSchedule.seconds(group.position)) lies in primary time that \(skipperIDs) skips (\(InterstitialSchedule.seconds(skipper.position)) to \(InterstitialSchedule.seconds(skipper.resumeAt))), so it never plays; move it out of that range or give \(skipperIDs) X-RESUME-OFFSET=0."))
+                    "Interstitial '\(event.id)' at \(InterstitialSchedule.seconds(group.position)) lies in primary time that \(skipperIDs) skips (\(InterstitialSchedule.seconds(skipper.position)) to \(InterstitialSchedule.seconds(skipper.resumeAt))), so this schedule never reaches it, while AVFoundation plays it right after as if they coincided; move it out of that range so every receiver agrees."))
             }
         }
         return diagnostics
