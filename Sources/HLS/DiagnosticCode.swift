@@ -75,6 +75,7 @@ extension DiagnosticCode {
     public static let interstitialNotPositioned = DiagnosticCode("interstitial.not-positioned")
     public static let interstitialInSkippedTime = DiagnosticCode("interstitial.in-skipped-time")
     public static let interstitialPlaysAgain = DiagnosticCode("interstitial.plays-again")
+    public static let interstitialDurationMismatch = DiagnosticCode("interstitial.duration-mismatch")
 
     // MARK: - Asset lists
 

@@ -213,6 +213,9 @@ extension InterstitialSchedule {
 }
 
 extension InterstitialSchedule.Break {
+    /// Asset playlists round their EXTINFs, so a declared duration only disagrees beyond half a second.
+    static let durationMismatchTolerance = 0.5
+
     /// Resolves an event's duration and its share of the resume offset; placement comes later.
     ///
     /// The duration is the first known of: what the caller fetched, DURATION (or END-DATE − START-DATE),
@@ -225,6 +228,13 @@ extension InterstitialSchedule.Break {
         if let known {
             duration = known.assetDurations.reduce(0, +)
             source = known.source
+            if let declared = event.duration, !known.assetDurations.isEmpty,
+                known.source == .assetList || known.source == .assetPlaylist,
+                abs(declared - duration) > Self.durationMismatchTolerance
+            {
+                diagnostics.append(Diagnostic(.warning, line: event.line, .interstitialDurationMismatch,
+                    "Interstitial '\(event.id)' declares a duration of \(InterstitialSchedule.seconds(declared)) but its assets last \(InterstitialSchedule.seconds(duration)); the schedule uses the assets. Make DURATION match the assets so receivers that have not fetched them plan the same break."))
+            }
         } else if let declared = event.duration {
             duration = declared
             source = .declared

@@ -66,11 +66,23 @@ struct InterstitialScheduleTests {
         #expect(Fixture.shape(schedule.entries) == ["P0-6"])
     }
 
+    @Test("PRE and POST need no PROGRAM-DATE-TIME: the cue places them")
+    func cuesPlaceEventsWithoutProgramDateTime() throws {
+        let pre = Fixture.event("pre", at: 0, duration: 5) { $0.cue = .pre }
+        let post = Fixture.event("post", at: 0, duration: 5) { $0.cue = .post }
+        let schedule = InterstitialSchedule.build(events: [pre, post], timeline: PrimaryTimeline(segmentDurations: [6], firstDate: nil))
+        #expect(schedule.scheduled("pre")?.unsnappedPosition == nil)
+        #expect(schedule.scheduled("pre")?.plays == true)
+        #expect(schedule.scheduled("post")?.plays == true)
+        #expect(Fixture.shape(schedule.entries) == ["pre@0+5", "P0-6", "post@6+5"])
+        #expect(schedule.diagnostics.isEmpty)
+    }
+
     // MARK: - Duration
 
     @Test("The duration is the known assets first, then DURATION, then PLANNED-DURATION, then an assumed 0")
     func durationSourcesInOrder() throws {
-        let known = Fixture.event("known", at: 6, duration: 30, resumeOffset: 0) { $0.plannedDuration = 40 }
+        let known = Fixture.event("known", at: 6, duration: 25, resumeOffset: 0) { $0.plannedDuration = 40 }
         let declared = Fixture.event("declared", at: 12, duration: 30, resumeOffset: 0) { $0.plannedDuration = 40 }
         let planned = Fixture.event("planned", at: 18, resumeOffset: 0) { $0.plannedDuration = 40 }
         let unknown = Fixture.event("unknown", at: 24, resumeOffset: 0)
@@ -90,6 +102,26 @@ struct InterstitialScheduleTests {
         }
         #expect(schedule.codes() == [.interstitialUnknownDuration])
         #expect(schedule.diagnostics.first?.severity == .info)
+    }
+
+    @Test("Known assets that disagree with DURATION by more than half a second are reported; the assets win")
+    func knownAssetsDisagreeingWithDuration() {
+        let events = [
+            Fixture.event("far", at: 6, duration: 30, resumeOffset: 0),
+            Fixture.event("near", at: 12, duration: 30, resumeOffset: 0),
+            Fixture.event("estimate", at: 18, duration: 30, resumeOffset: 0),
+        ]
+        let schedule = InterstitialSchedule.build(
+            events: events, timeline: Fixture.timeline(),
+            knownDurations: [
+                "far": KnownDuration(assetDurations: [15, 10], source: .assetList),
+                "near": KnownDuration(assetDurations: [15.015, 15.015], source: .assetPlaylist),
+                "estimate": KnownDuration(assetDurations: [20], source: .planned),
+            ])
+        #expect(schedule.codes() == [.interstitialDurationMismatch])
+        #expect(schedule.diagnostics.first?.severity == .warning)
+        #expect(schedule.scheduled("far")?.duration == 25)
+        #expect(schedule.scheduled("estimate")?.isEstimate == true)
     }
 
     @Test("X-PLAYOUT-LIMIT cuts the duration and, without X-RESUME-OFFSET, is also the resume offset")
