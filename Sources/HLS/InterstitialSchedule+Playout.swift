@@ -50,21 +50,10 @@ struct BreakGroup: Sendable {
 /// Lays the scheduled breaks and the primary pieces between them end to end, as one viewer plays them.
 ///
 /// The walk follows primary from the start position: PRE plays first, then each group whose position
-/// primary reaches, then primary from the group's resumption point, then POST when primary ends.
-/// Decisions where Appendix D leaves room:
-/// - After a break primary resumes at its resumption point without re-triggering the break it just
-///   played, even when the resume offset is 0 and primary resumes exactly where the break sits.
-/// - A group whose resumption point lies before it (a negative offset, or X-SNAP IN to an earlier
-///   boundary) never plays again (Appendix D.2), which also bounds the walk: every backward jump
-///   retires the group that made it.
-/// - Another break that such a replay crosses again plays again unless it is CUE=ONCE, as it would if
-///   the viewer had sought back (the integrated timeline plays every break at most once instead).
-/// - Breaks whose position lies in primary time that an earlier group skips are never reached.
-///   AVFoundation documents another choice (AVPlayerInterstitialEventController.events: such events
-///   coincide with the skipping one and play after it, their resumption offsets adding up), so these
-///   breaks are reported: receivers disagree on them.
-/// - A viewer who starts inside primary time that a break replaces (between its position and a later
-///   resumption point) sees that break from its start first, as a seek there would (Appendix D.5).
+/// primary reaches, then primary from the group's resumption point, then POST when primary ends. The
+/// rules it follows where Appendix D leaves room are listed on `InterstitialSchedule.build`. The walk
+/// ends because only a group whose resumption point precedes it sends primary back, and such a group
+/// is retired once it has played.
 struct PlayoutPlan: Sendable {
     var breaks: [InterstitialSchedule.Break]
     var groups: [BreakGroup]

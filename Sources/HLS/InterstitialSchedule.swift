@@ -137,6 +137,17 @@ public struct InterstitialSchedule: Sendable {
 extension InterstitialSchedule {
     /// Places, orders and lays out interstitial events against a primary timeline.
     ///
+    /// Where Appendix D leaves room, the schedule decides:
+    /// - After a break, primary resumes at its `resumeAt` and does not re-trigger the break it just
+    ///   played, even with a resume offset of 0; a break whose resumption point precedes it never plays
+    ///   again. Other breaks that such a replay crosses play again unless they are CUE=ONCE.
+    /// - Breaks inside primary time that an earlier break skips are not reached (`plays` is false) and
+    ///   are reported, since AVFoundation plays them instead.
+    /// - A viewer who starts inside primary time that a break replaces sees that break first (D.5).
+    /// - PRE plays at the start position and never moves primary, whatever its X-RESUME-OFFSET.
+    /// - In a live playlist POST and breaks past the window's end play after later reloads: they are
+    ///   in `breaks` with `plays` true, but not in `entries`.
+    ///
     /// - Parameters:
     ///   - events: the events in tag order (the playlist's, then any client events).
     ///   - isLive: a live playlist keeps events beyond its current end; a VOD reports them.
