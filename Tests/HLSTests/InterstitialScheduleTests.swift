@@ -324,6 +324,14 @@ struct InterstitialScheduleTests {
         #expect(schedule.entries.last?.start == expected)
     }
 
+    @Test("X-SNAP IN to a boundary before the break replays primary without playing the break again")
+    func snapInBeforeTheBreak() {
+        let event = Fixture.event("ad", at: 13, duration: 10, resumeOffset: 0) { $0.snap = .in }
+        let schedule = InterstitialSchedule.build(events: [event], timeline: Fixture.timeline())
+        #expect(schedule.scheduled("ad")?.resumeAt == 12)
+        #expect(Fixture.shape(schedule.entries) == ["P0-13", "ad@13+10", "P12-60"])
+    }
+
     @Test("Events whose dates snap to the same boundary form one group in tag order")
     func snappedEventsGroup() {
         let events = [
