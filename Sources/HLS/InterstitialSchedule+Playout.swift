@@ -11,17 +11,42 @@ struct BreakGroup: Sendable {
 
     /// Groups the placed mid-rolls of `breaks[midRange]` (already ordered by position then tag order)
     /// and writes each group's resumption point into its members.
+    ///
+    /// A group whose position lies inside primary time that an earlier group skips (between that group's
+    /// position and its resumption point) joins it, as AVFoundation treats such events: they coincide,
+    /// play right after it, and their offsets add up. Each such join is reported, since the author
+    /// placed the event somewhere it cannot start.
     static func groups(
-        of breaks: inout [InterstitialSchedule.Break], midRange: Range<Int>, timeline: PrimaryTimeline, isLive: Bool
+        of breaks: inout [InterstitialSchedule.Break], midRange: Range<Int>, timeline: PrimaryTimeline, isLive: Bool,
+        diagnostics: inout [Diagnostic]
     ) -> [BreakGroup] {
+        let tolerance = InterstitialSchedule.tolerance
         var groups: [BreakGroup] = []
         for index in midRange where !breaks[index].isOutside {
             guard let position = breaks[index].position else { continue }
-            if let last = groups.last, abs(position - last.position) <= InterstitialSchedule.tolerance {
+            func startGroup() {
+                let resumeAt = resumePoint(of: [index], at: position, breaks: breaks, timeline: timeline, isLive: isLive)
+                groups.append(BreakGroup(members: [index], position: position, resumeAt: resumeAt))
+            }
+            guard let last = groups.last else {
+                startGroup()
+                continue
+            }
+            if abs(position - last.position) <= tolerance {
+                groups[groups.count - 1].members.append(index)
+            } else if position < last.resumeAt - tolerance {
+                let event = breaks[index].event
+                let skipperIDs = last.members.map { "'\(breaks[$0].event.id)'" }.joined(separator: ", ")
+                diagnostics.append(Diagnostic(.warning, line: event.line, .interstitialInSkippedTime,
+                    "Interstitial '\(event.id)' at \(InterstitialSchedule.seconds(position)) lies in primary time that \(skipperIDs) skips (\(InterstitialSchedule.seconds(last.position)) to \(InterstitialSchedule.seconds(last.resumeAt))); like AVFoundation, airlab plays it right after them as if they coincided and adds its resume offset to theirs. Move it out of that range if that is not what you mean."))
                 groups[groups.count - 1].members.append(index)
             } else {
-                groups.append(BreakGroup(members: [index], position: position, resumeAt: position))
+                startGroup()
+                continue
             }
+            // The group grew: its resumption point moves, and may now reach further events.
+            let group = groups[groups.count - 1]
+            groups[groups.count - 1].resumeAt = resumePoint(of: group.members, at: group.position, breaks: breaks, timeline: timeline, isLive: isLive)
         }
         for group in groups.indices {
             let resumeAt = resumePoint(of: groups[group].members, at: groups[group].position, breaks: breaks, timeline: timeline, isLive: isLive)
@@ -77,7 +102,7 @@ struct PlayoutPlan: Sendable {
                 ? groups[group].resumeAt
                 : BreakGroup.resumePoint(of: members, at: position, breaks: breaks, timeline: timeline, isLive: isLive)
             layout.appendPrimary(from: cursor, to: position)
-            for member in members {
+            for member in members where breaks[member].failure == nil {
                 layout.appendInterstitial(breaks[member], index: member, at: position, resumeAt: resumeAt)
                 if !replaysCrossedBreaks || breaks[member].playsOnce {
                     retired.insert(member)
@@ -90,7 +115,7 @@ struct PlayoutPlan: Sendable {
             cursor = resumeAt
         }
 
-        for index in pre {
+        for index in pre where breaks[index].failure == nil {
             layout.appendInterstitial(breaks[index], index: index, at: start, resumeAt: start)
         }
         if let covering = groups.lastIndex(where: { $0.position < start - tolerance && $0.resumeAt > start + tolerance }) {
@@ -107,7 +132,7 @@ struct PlayoutPlan: Sendable {
         layout.appendPrimary(from: cursor, to: primaryEnd)
         // A live playlist's end is only the current window: POST waits for the real end.
         if !isLive {
-            for index in post {
+            for index in post where breaks[index].failure == nil {
                 layout.appendInterstitial(breaks[index], index: index, at: primaryEnd, resumeAt: nil)
             }
         }
@@ -132,6 +157,12 @@ struct PlayoutLayout: Sendable {
     /// Appends primary from `start` to `end`; nothing when that is empty or backwards.
     mutating func appendPrimary(from start: Double, to end: Double) {
         guard end - start > InterstitialSchedule.tolerance else { return }
+        // A cancelled break leaves no mark: primary carries on in one piece.
+        if let last = entries.last, last.kind == .primary, abs(last.end - start) <= InterstitialSchedule.tolerance {
+            entries[entries.count - 1].end = end
+            entries[entries.count - 1].playoutEnd += end - start
+            return
+        }
         let time = time
         entries.append(.init(kind: .primary, start: start, end: end, resumeAt: nil, playoutStart: time, playoutEnd: time + end - start))
     }
@@ -145,24 +176,6 @@ struct PlayoutLayout: Sendable {
             firstStarts[index] = time
         }
         playCounts[index] += 1
-    }
-
-    /// Warnings for mid-rolls that this walk never reached because an earlier group skipped their time.
-    func skippedDiagnostics(breaks: [InterstitialSchedule.Break], groups: [BreakGroup]) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
-        for group in groups where group.members.allSatisfy({ firstStarts[$0] == nil }) {
-            guard let skipper = groups.first(where: { other in
-                other.members.contains { firstStarts[$0] != nil }
-                    && other.position < group.position && group.position < other.resumeAt
-            }) else { continue }
-            let skipperIDs = skipper.members.map { "'\(breaks[$0].event.id)'" }.joined(separator: ", ")
-            for member in group.members {
-                let event = breaks[member].event
-                diagnostics.append(Diagnostic(.warning, line: event.line, .interstitialInSkippedTime,
-                    "Interstitial '\(event.id)' at \(InterstitialSchedule.seconds(group.position)) lies in primary time that \(skipperIDs) skips (\(InterstitialSchedule.seconds(skipper.position)) to \(InterstitialSchedule.seconds(skipper.resumeAt))), so this schedule never reaches it, while AVFoundation plays it right after as if they coincided; move it out of that range so every receiver agrees."))
-            }
-        }
-        return diagnostics
     }
 
     /// Notes for breaks that this walk played more than once because a negative resume offset replayed them.

@@ -23,10 +23,19 @@ public enum DurationSource: String, Sendable, Codable {
 public struct KnownDuration: Sendable, Hashable {
     public var assetDurations: [Double]
     public var source: DurationSource
+    /// Set when the asset list or the asset could not load: the break is cancelled and primary resumes
+    /// where it stopped (resume offset 0, Appendix D.5).
+    public var failure: String?
 
-    public init(assetDurations: [Double], source: DurationSource) {
+    public init(assetDurations: [Double], source: DurationSource, failure: String? = nil) {
         self.assetDurations = assetDurations
         self.source = source
+        self.failure = failure
+    }
+
+    /// An event whose asset list or asset did not load.
+    public static func failed(_ reason: String, source: DurationSource) -> KnownDuration {
+        KnownDuration(assetDurations: [], source: source, failure: reason)
     }
 
     /// An asset list that came back with an empty ASSETS array.
@@ -66,10 +75,12 @@ public struct InterstitialSchedule: Sendable {
         /// True when the duration is PLANNED-DURATION or unknown.
         public var isEstimate: Bool
         /// This event's own share of the group's resume offset: X-RESUME-OFFSET, or else its duration
-        /// (0 for an empty asset list).
+        /// (0 for an empty asset list, and for a break that failed to load).
         public var resumeOffset: Double
+        /// Why the break is cancelled (its asset list or asset did not load); it then plays nothing.
+        public var failure: String?
         /// False when the break never plays in this playout: before the start position, outside a VOD,
-        /// inside primary time that an earlier break skips, or impossible to place. A break that is
+        /// or impossible to place. A break that is
         /// reached but has nothing to play (an empty asset list) counts as playing.
         public var plays: Bool
         /// Where the break first starts on the playout timeline; nil when it does not play there
@@ -141,8 +152,8 @@ extension InterstitialSchedule {
     /// - After a break, primary resumes at its `resumeAt` and does not re-trigger the break it just
     ///   played, even with a resume offset of 0; a break whose resumption point precedes it never plays
     ///   again. Other breaks that such a replay crosses play again unless they are CUE=ONCE.
-    /// - Breaks inside primary time that an earlier break skips are not reached (`plays` is false) and
-    ///   are reported, since AVFoundation plays them instead.
+    /// - Breaks inside primary time that an earlier break skips join that break's group, as AVFoundation
+    ///   plays them: right after it, their offsets adding up. Each is reported.
     /// - A viewer who starts inside primary time that a break replaces sees that break first (D.5).
     /// - PRE plays at the start position and never moves primary, whatever its X-RESUME-OFFSET.
     /// - In a live playlist POST and breaks past the window's end play after later reloads: they are
@@ -193,7 +204,8 @@ extension InterstitialSchedule {
         // The standard library does not promise a stable sort, so tag order breaks ties explicitly.
         mid.sort { ($0.scheduled.position!, $0.tagOrder) < ($1.scheduled.position!, $1.tagOrder) }
         var breaks = pre + mid.map(\.scheduled) + unplaced + post
-        let groups = BreakGroup.groups(of: &breaks, midRange: pre.count..<(pre.count + mid.count), timeline: timeline, isLive: isLive)
+        let groups = BreakGroup.groups(
+            of: &breaks, midRange: pre.count..<(pre.count + mid.count), timeline: timeline, isLive: isLive, diagnostics: &diagnostics)
         let plan = PlayoutPlan(
             breaks: breaks, groups: groups,
             pre: Array(0..<pre.count), post: Array((breaks.count - post.count)..<breaks.count),
@@ -207,7 +219,6 @@ extension InterstitialSchedule {
             breaks[index].plays = playout.firstStarts[index] != nil
                 || (isLive && breaks[index].waitsForLiveReloads(windowEnd: timeline.duration))
         }
-        diagnostics += integrated.skippedDiagnostics(breaks: breaks, groups: groups)
         diagnostics += playout.replayDiagnostics(breaks: breaks)
 
         return InterstitialSchedule(
@@ -261,7 +272,12 @@ extension InterstitialSchedule.Break {
         if let limit = event.playoutLimit {
             duration = min(duration, limit)
         }
-        let resumeOffset = event.resumeOffset ?? (known?.isEmptyAssetList == true ? 0 : duration)
+        var resumeOffset = event.resumeOffset ?? (known?.isEmptyAssetList == true ? 0 : duration)
+        if known?.failure != nil {
+            // A break that cannot load is cancelled with resume offset 0, whatever it declares (D.5).
+            duration = 0
+            resumeOffset = 0
+        }
 
         let unsnapped: Double? = switch event.anchor {
         case .date(let date): timeline.position(of: date)
@@ -269,7 +285,7 @@ extension InterstitialSchedule.Break {
         }
         self.init(
             event: event, position: nil, unsnappedPosition: unsnapped, resumeAt: nil, duration: duration,
-            durationSource: source, isEstimate: source.isEstimate, resumeOffset: resumeOffset, plays: false,
-            playoutStart: nil)
+            durationSource: source, isEstimate: source.isEstimate, resumeOffset: resumeOffset, failure: known?.failure,
+            plays: false, playoutStart: nil)
     }
 }

@@ -163,6 +163,20 @@ struct InterstitialScheduleTests {
         #expect(schedule.playoutDuration == 54)
     }
 
+    @Test("A break whose asset list or asset did not load is cancelled with resume offset 0, whatever it declares")
+    func failedBreakResumesWhereItStopped() throws {
+        let failed = Fixture.event("failed", at: 12, duration: 30, resumeOffset: 8) { $0.asset = .list("https://ads.example/gone.json") }
+        let pre = Fixture.event("pre", at: 0, duration: 5) { $0.cue = .pre }
+        let schedule = InterstitialSchedule.build(
+            events: [failed, pre], timeline: Fixture.timeline(),
+            knownDurations: ["failed": .failed("HTTP 404", source: .assetList), "pre": .failed("timed out", source: .assetPlaylist)])
+        let scheduled = try #require(schedule.scheduled("failed"))
+        #expect(scheduled.failure == "HTTP 404")
+        #expect(scheduled.duration == 0 && scheduled.resumeAt == 12)
+        #expect(!scheduled.plays && schedule.scheduled("pre")?.plays == false)
+        #expect(Fixture.shape(schedule.entries) == ["P0-60"])
+    }
+
     // MARK: - Order and cues
 
     @Test("PRE plays first in tag order, mid-rolls by position then tag order, POST last")
@@ -279,16 +293,28 @@ struct InterstitialScheduleTests {
         #expect(Fixture.shape(schedule.entries) == ["P0-30", "first@30+10", "second@30+10", "P24-60"])
     }
 
-    @Test("A break inside primary time that an earlier break skips does not play and is reported")
-    func breaksInsideSkippedTimeDoNotPlay() throws {
+    @Test("A break inside primary time that an earlier break skips plays right after it, offsets adding up, and is reported")
+    func breaksInsideSkippedTimeJoinTheSkippingGroup() throws {
         let replacing = Fixture.event("replacing", at: 12, duration: 20)
-        let hidden = Fixture.event("hidden", at: 24, duration: 5, resumeOffset: 0)
-        let schedule = InterstitialSchedule.build(events: [replacing, hidden], timeline: Fixture.timeline())
-        #expect(schedule.scheduled("hidden")?.plays == false)
-        #expect(schedule.scheduled("hidden")?.playoutStart == nil)
-        #expect(Fixture.shape(schedule.entries) == ["P0-12", "replacing@12+20", "P32-60"])
+        let inside = Fixture.event("inside", at: 24, duration: 5)
+        let schedule = InterstitialSchedule.build(events: [replacing, inside], timeline: Fixture.timeline())
+        #expect(schedule.scheduled("inside")?.plays == true)
+        #expect(schedule.scheduled("inside")?.position == 24)
+        #expect(schedule.scheduled("inside")?.resumeAt == 37)
+        #expect(schedule.scheduled("replacing")?.resumeAt == 37)
+        #expect(Fixture.shape(schedule.entries) == ["P0-12", "replacing@12+20", "inside@12+5", "P37-60"])
         #expect(schedule.codes() == [.interstitialInSkippedTime])
-        #expect(schedule.breaks.map(\.event.id) == ["replacing", "hidden"])
+        #expect(schedule.breaks.map(\.event.id) == ["replacing", "inside"])
+    }
+
+    @Test("A joined break whose own offset reaches further pulls in the next break too")
+    func joiningChains() throws {
+        let first = Fixture.event("first", at: 10, duration: 10)
+        let second = Fixture.event("second", at: 15, duration: 10)
+        let third = Fixture.event("third", at: 25, duration: 5, resumeOffset: 0)
+        let schedule = InterstitialSchedule.build(events: [first, second, third], timeline: Fixture.timeline())
+        #expect(Fixture.shape(schedule.entries) == ["P0-10", "first@10+10", "second@10+10", "third@10+5", "P30-60"])
+        #expect(schedule.codes() == [.interstitialInSkippedTime, .interstitialInSkippedTime])
     }
 
     // MARK: - Snapping
