@@ -15,6 +15,12 @@ let package = Package(
         /// The small argument parser both executables share.
         .target(name: "Arguments"),
 
+        // MARK: - Emulation
+
+        /// Receiver profiles, the transition-latency model and the playback engine. Does no I/O of its own
+        /// beyond reading profile files.
+        .target(name: "Emulation", dependencies: ["HLS"], resources: [.copy("Profiles")]),
+
         // MARK: - I/O and reports
 
         /// Reads playlists and asset lists from files and http(s) URLs, with size caps, timeouts and
@@ -36,6 +42,7 @@ let package = Package(
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
+        .testTarget(name: "EmulationTests", dependencies: ["Emulation"]),
     ],
     swiftLanguageModes: [.v6]
 )
