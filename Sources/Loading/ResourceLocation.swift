@@ -7,6 +7,8 @@ import Foundation
 /// has to wonder whether `ftp:` or `data:` could slip through.
 public struct ResourceLocation: Sendable, Hashable, CustomStringConvertible {
     public let url: URL
+    /// What a person recognises in a message: the text they typed, else the path or the URL.
+    public let description: String
 
     /// A location from what a user typed: a path (absolute or relative to the working directory), a
     /// `file://` URL, or an http(s) URL.
@@ -15,14 +17,18 @@ public struct ResourceLocation: Sendable, Hashable, CustomStringConvertible {
             guard let url = URL(string: argument) else {
                 throw LoadingError(location: argument, reason: .invalidURL)
             }
-            try self.init(url: url)
+            try self.init(url: url, description: argument)
         } else {
-            try self.init(url: URL(fileURLWithPath: argument))
+            try self.init(url: URL(fileURLWithPath: argument), description: argument)
         }
     }
 
     /// A location from an absolute URL; only file, http and https URLs are locations.
     public init(url: URL) throws(LoadingError) {
+        try self.init(url: url, description: nil)
+    }
+
+    private init(url: URL, description: String?) throws(LoadingError) {
         let scheme = url.scheme?.lowercased() ?? ""
         guard ["file", "http", "https"].contains(scheme) else {
             throw LoadingError(location: url.absoluteString, reason: .unsupportedScheme(scheme))
@@ -31,6 +37,7 @@ public struct ResourceLocation: Sendable, Hashable, CustomStringConvertible {
             throw LoadingError(location: url.absoluteString, reason: .invalidURL)
         }
         self.url = scheme == "file" ? url.standardizedFileURL : url
+        self.description = description ?? (self.url.isFileURL ? self.url.path : self.url.absoluteString)
     }
 
     /// True for `file:` locations.
@@ -42,11 +49,6 @@ public struct ResourceLocation: Sendable, Hashable, CustomStringConvertible {
             throw LoadingError(location: reference, reason: .invalidURL)
         }
         return try ResourceLocation(url: resolved)
-    }
-
-    /// The path for local files, the URL otherwise: what a person recognises in a message.
-    public var description: String {
-        isLocal ? url.path : url.absoluteString
     }
 
     /// A scheme is letters, digits, `+`, `-`, `.` before the first colon (RFC 3986 §3.1). One letter
