@@ -1,12 +1,16 @@
 import HLS
+import Loading
 
 extension InspectionReport {
     /// The report of a parsed playlist; pure, so the same parse always gives the same report.
-    public init(playlist: String, parsed: PlaylistParseResult) {
+    ///
+    /// - Parameter resolution: what fetching the interstitials' assets learned (`--resolve`); nil to
+    ///   schedule with the durations the playlist declares.
+    public init(playlist: String, parsed: PlaylistParseResult, resolution: AssetResolution? = nil) {
         self.init(kind: nil, playlist: playlist, diagnostics: parsed.diagnostics)
         switch parsed.playlist {
         case .media(let media):
-            describe(media)
+            describe(media, resolution: resolution)
         case .multivariant(let multivariant):
             describe(multivariant)
         case nil:
@@ -18,7 +22,7 @@ extension InspectionReport {
             .map(\.element)
     }
 
-    private mutating func describe(_ media: MediaPlaylist) {
+    private mutating func describe(_ media: MediaPlaylist, resolution: AssetResolution?) {
         kind = .media
         segments = media.segments.count
         duration = media.duration
@@ -27,8 +31,16 @@ extension InspectionReport {
 
         let (events, eventDiagnostics) = media.interstitialEvents()
         let timeline = PrimaryTimeline(media)
-        diagnostics += eventDiagnostics
-        interstitials = events.map { Interstitial($0, timeline: timeline) }
+        let schedule = InterstitialSchedule.build(
+            events: events, timeline: timeline, isLive: media.isLive, knownDurations: resolution?.durations ?? [:])
+        diagnostics += eventDiagnostics + (resolution?.diagnostics ?? []) + schedule.diagnostics
+
+        let breaks = Dictionary(schedule.breaks.map { ($0.event.id, $0) }, uniquingKeysWith: { first, _ in first })
+        interstitials = events.map { event in
+            Interstitial(event, timeline: timeline, scheduled: breaks[event.id], resolved: resolution?.durations[event.id])
+        }
+        self.schedule = schedule.entries.map(ScheduleEntry.init)
+        playoutDuration = schedule.playoutDuration
     }
 
     private mutating func describe(_ multivariant: MultivariantPlaylist) {
@@ -58,7 +70,7 @@ extension InspectionReport.Rendition {
 }
 
 extension InspectionReport.Interstitial {
-    init(_ event: InterstitialEvent, timeline: PrimaryTimeline) {
+    init(_ event: InterstitialEvent, timeline: PrimaryTimeline, scheduled: InterstitialSchedule.Break?, resolved: KnownDuration?) {
         id = event.id
         switch event.anchor {
         case .date(let date):
@@ -73,14 +85,15 @@ extension InspectionReport.Interstitial {
         resumeOffset = event.resumeOffset
         playoutLimit = event.playoutLimit
 
-        if let declared = event.duration {
-            (duration, durationSource) = (declared, "duration")
-        } else if let planned = event.plannedDuration {
-            (duration, durationSource) = (planned, "planned-duration")
-        } else {
-            durationSource = "unknown"
+        let source = scheduled?.durationSource ?? (event.duration != nil ? .declared : event.plannedDuration != nil ? .planned : .unknown)
+        durationSource = source.rawValue
+        durationIsEstimate = scheduled?.isEstimate ?? (source == .planned || source == .unknown)
+        if source != .unknown {
+            duration = scheduled?.duration ?? event.duration ?? event.plannedDuration
         }
-        durationIsEstimate = event.duration == nil
+        if let resolved, resolved.failure == nil {
+            assetDurations = resolved.assetDurations
+        }
 
         switch event.asset {
         case .uri(let uri): assetURI = uri
@@ -92,6 +105,7 @@ extension InspectionReport.Interstitial {
         skipControl = event.skipControl.map { InspectionReport.SkipControl(offset: $0.offset, duration: $0.duration, labelID: $0.labelID) }
         clientAttributes = Dictionary(
             event.clientAttributes.map { ($0.name, InspectionReport.ClientAttributeValue($0.value)) }, uniquingKeysWith: { first, _ in first })
+        cancelled = resolved?.failure != nil ? true : nil
         line = event.line
     }
 
@@ -109,5 +123,22 @@ extension InspectionReport.ClientAttributeValue {
         } else {
             self = .string(value.text)
         }
+    }
+}
+
+extension InspectionReport.ScheduleEntry {
+    init(_ entry: InterstitialSchedule.Entry) {
+        switch entry.kind {
+        case .primary:
+            type = .primary
+        case .interstitial(let eventID):
+            type = .interstitial
+            self.eventID = eventID
+        }
+        start = entry.start
+        end = entry.end
+        resumeAt = entry.resumeAt
+        playoutStart = entry.playoutStart
+        playoutEnd = entry.playoutEnd
     }
 }

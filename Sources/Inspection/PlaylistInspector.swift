@@ -4,9 +4,12 @@ import Loading
 /// Reads a playlist and makes its `InspectionReport`: the I/O half of `airlab playlist inspect`.
 public struct PlaylistInspector: Sendable {
     public var loader: ResourceLoader
+    /// Fetch asset lists and asset playlists to learn the interstitials' real durations.
+    public var resolvesAssets: Bool
 
-    public init(loader: ResourceLoader = ResourceLoader()) {
+    public init(loader: ResourceLoader = ResourceLoader(), resolvesAssets: Bool = false) {
         self.loader = loader
+        self.resolvesAssets = resolvesAssets
     }
 
     /// Inspects the playlist at `location`.
@@ -16,6 +19,11 @@ public struct PlaylistInspector: Sendable {
     /// given as one: the person at the terminal named it.
     public func inspect(_ location: ResourceLocation) async throws(LoadingError) -> InspectionReport {
         let loaded = try await loader.loadPlaylist(location, allowingLocalFiles: true)
-        return InspectionReport(playlist: location.description, parsed: loaded.result)
+        var resolution: AssetResolution?
+        if resolvesAssets, let media = loaded.result.mediaPlaylist {
+            let resolver = AssetDurationResolver(loader: loader)
+            resolution = await resolver.resolve(media.interstitialEvents().events, playlist: loaded.finalLocation)
+        }
+        return InspectionReport(playlist: location.description, parsed: loaded.result, resolution: resolution)
     }
 }

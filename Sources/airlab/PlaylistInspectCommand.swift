@@ -2,7 +2,7 @@ import Arguments
 import Inspection
 import Loading
 
-/// `airlab playlist inspect PATH|URL [--json] [--timeout SECONDS]`.
+/// `airlab playlist inspect PATH|URL [--json] [--resolve] [--timeout SECONDS]`.
 enum PlaylistInspectCommand {
     static let spec = CommandSpec(
         name: "inspect",
@@ -14,6 +14,7 @@ enum PlaylistInspectCommand {
         positionals: [PositionalSpec("PLAYLIST", help: "A local path, a file:// URL, or an http(s) URL.")],
         options: [
             .flag("json", help: "Print one JSON document instead of the summary."),
+            .flag("resolve", help: "Fetch asset lists and asset playlists to learn the interstitials' real durations."),
             .value("timeout", "SECONDS", help: "Give up on each fetch after this many seconds (at least 1).", default: "10"),
         ])
 
@@ -36,7 +37,7 @@ enum PlaylistInspectCommand {
             return Airlab.usageStatus
         }
 
-        let inspector = PlaylistInspector(loader: ResourceLoader(timeout: timeout))
+        let inspector = PlaylistInspector(loader: ResourceLoader(timeout: timeout), resolvesAssets: parsed.flag("resolve"))
         let report: InspectionReport
         do {
             report = try await inspector.inspect(location)

@@ -58,6 +58,15 @@ struct PlaylistInspectCommandTests {
         return try body(scratch)
     }
 
+    /// Runs `body` against a real HTTP server on 127.0.0.1 serving `files`; stops it and removes them afterwards.
+    func withServer<T>(_ files: [String: String] = [:], _ body: (TestHTTPServer) throws -> T) throws -> T {
+        try withFiles(files) { scratch in
+            let server = try TestHTTPServer(serving: scratch.url)
+            defer { server.stop() }
+            return try body(server)
+        }
+    }
+
     func json(_ result: CommandResult) throws -> [String: Any] {
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
         return try #require(object as? [String: Any])
@@ -68,7 +77,7 @@ struct PlaylistInspectCommandTests {
         return try #require(interstitials.first { $0["id"] as? String == id })
     }
 
-    @Test("The summary names the playlist's kind, its interstitials with their attributes and its diagnostics")
+    @Test("The summary names the playlist's kind, its interstitials with their attributes, the schedule and its diagnostics")
     func textSummary() throws {
         let result = try withFiles(["show/media.m3u8": Self.primary]) { scratch in
             try inspect([scratch.url.appendingPathComponent("show/media.m3u8").path])
@@ -80,7 +89,7 @@ struct PlaylistInspectCommandTests {
         #expect(text.contains("6 segments, duration 36 s, target duration 6 s, VOD"))
         for expected in ["preroll (line 6)", "midroll-1 (line 7)", "postroll (line 8)", "cue               PRE,ONCE", "asset list         ads/break.json",
                          "skip control       offset 5 s, duration 10 s, label skip-ad", "X-COM-EXAMPLE-AD-ID=\"1234\" X-COM-EXAMPLE-SLOT=2",
-                        ] {
+                         "schedule (seconds)", "ENTRY         EVENT      START", "interstitial  midroll-1"] {
             #expect(text.contains(expected), "missing: \(expected)")
         }
         // A relative X-ASSET-URI is legal but worth a warning, printed as `severity line code message`.
@@ -138,6 +147,75 @@ struct PlaylistInspectCommandTests {
         #expect(postroll["timelineOccupies"] as? String == "RANGE")
         #expect(postroll["contentMayVary"] as? Bool == false)
         #expect(postroll["skipControl"] == nil)
+    }
+
+    @Test("--json lists the schedule as primary and interstitial entries on the primary and playout timelines")
+    func jsonSchedule() throws {
+        let result = try withFiles(["media.m3u8": Self.primary]) { scratch in
+            try inspect([scratch.url.appendingPathComponent("media.m3u8").path, "--json"])
+        }
+        let document = try json(result)
+        let schedule = try #require(document["schedule"] as? [[String: Any]])
+        let breaks = schedule.filter { $0["type"] as? String == "interstitial" }
+        #expect(breaks.map { $0["eventID"] as? String } == ["preroll", "midroll-1", "postroll"])
+        // Primary resumes after a pre-roll and a mid-roll; nothing resumes after a post-roll.
+        #expect(breaks.map { $0["resumeAt"] is Double } == [true, true, false])
+        let primary = schedule.filter { $0["type"] as? String == "primary" }
+        #expect(!primary.isEmpty)
+        #expect(primary.allSatisfy { $0["eventID"] == nil })
+        for entry in schedule {
+            for key in ["start", "end", "playoutStart", "playoutEnd"] {
+                #expect(entry[key] is Double, "\(key) missing in \(entry)")
+            }
+        }
+        let ends = schedule.compactMap { $0["playoutEnd"] as? Double }
+        #expect(ends == ends.sorted())
+        #expect(ends.last == document["playoutDuration"] as? Double)
+    }
+
+    @Test("--resolve learns durations from an asset list and an asset playlist served over HTTP")
+    func resolveOverHTTP() throws {
+        try withServer([
+            // The post-roll's server refuses connections: its asset cannot load.
+            "show/media.m3u8": Self.primary.replacingOccurrences(of: "https://ads.example.com/post.m3u8", with: "http://127.0.0.1:1/post.m3u8"),
+            "show/ads/bumper.m3u8": Self.vod([4, 4]),
+            "show/ads/break.json": #"{"ASSETS": [{"URI": "a.m3u8", "DURATION": 10}, {"URI": "b.m3u8", "DURATION": 15}]}"#,
+            "show/ads/a.m3u8": Self.vod([10]), "show/ads/b.m3u8": Self.vod([15]),
+        ]) { server in
+            let result = try inspect([server.url("show/media.m3u8").absoluteString, "--json", "--resolve", "--timeout", "2"])
+            let document = try json(result)
+            let preroll = try interstitial("preroll", in: document)
+            #expect(preroll["durationSource"] as? String == "asset-playlist")
+            #expect(preroll["duration"] as? Double == 8)
+            #expect(preroll["assetDurations"] as? [Double] == [8])
+            let midroll = try interstitial("midroll-1", in: document)
+            #expect(midroll["durationSource"] as? String == "asset-list")
+            #expect(midroll["duration"] as? Double == 25)
+            #expect(midroll["assetDurations"] as? [Double] == [10, 15])
+            #expect(midroll["durationIsEstimate"] as? Bool == false)
+            // A break whose asset cannot load is cancelled, which is an error in the stream.
+            let postroll = try interstitial("postroll", in: document)
+            #expect(postroll["cancelled"] as? Bool == true)
+            let codes = try #require(document["diagnostics"] as? [[String: Any]]).compactMap { $0["code"] as? String }
+            #expect(codes.contains("asset.unloadable"))
+            #expect(result.status == 1)
+        }
+    }
+
+    @Test("--resolve on a local playlist reads its relative assets from local files")
+    func resolveLocal() throws {
+        let result = try withFiles([
+            "media.m3u8": Self.primary.replacingOccurrences(of: "https://ads.example.com/post.m3u8", with: "ads/post.m3u8"),
+            "ads/bumper.m3u8": Self.vod([3]), "ads/post.m3u8": Self.vod([9]),
+            "ads/break.json": #"{"ASSETS": []}"#,
+        ]) { scratch in
+            try inspect([scratch.url.appendingPathComponent("media.m3u8").path, "--json", "--resolve"])
+        }
+        #expect(result.status == 0, "\(result.stdout)")
+        let document = try json(result)
+        #expect(try interstitial("preroll", in: document)["duration"] as? Double == 3)
+        #expect(try interstitial("postroll", in: document)["duration"] as? Double == 9)
+        #expect(try interstitial("midroll-1", in: document)["assetDurations"] as? [Double] == [])
     }
 
     @Test("A multivariant playlist lists its variants and renditions and has no schedule")
@@ -205,12 +283,10 @@ struct PlaylistInspectCommandTests {
 
     @Test("A URL that answers 404 exits 2 with the URL and the status on stderr")
     func notFoundURL() throws {
-        let scratch = try Scratch()
-        defer { scratch.remove() }
-        let server = try TestHTTPServer(serving: scratch.url)
-        defer { server.stop() }
-        let url = server.url("absent.m3u8").absoluteString
-        let result = try inspect([url])
+        let (url, result) = try withServer { server in
+            let url = server.url("absent.m3u8").absoluteString
+            return (url, try inspect([url]))
+        }
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "airlab playlist inspect: \(url): the server answered HTTP 404 (not found)\n")
@@ -218,12 +294,8 @@ struct PlaylistInspectCommandTests {
 
     @Test("A server that never answers exits 2 after --timeout seconds")
     func timeout() throws {
-        let scratch = try Scratch()
-        defer { scratch.remove() }
-        let server = try TestHTTPServer(serving: scratch.url)
-        defer { server.stop() }
         let started = ContinuousClock.now
-        let result = try inspect([server.url("_hang").absoluteString, "--timeout", "1"])
+        let result = try withServer { server in try inspect([server.url("_hang").absoluteString, "--timeout", "1"]) }
         #expect(result.status == 2)
         #expect(result.stderr.contains("timed out after 1 s"))
         #expect(ContinuousClock.now - started < .seconds(5))
