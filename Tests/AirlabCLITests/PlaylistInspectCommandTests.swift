@@ -261,13 +261,32 @@ struct PlaylistInspectCommandTests {
         #expect((error["message"] as? String)?.contains("preroll") == true)
     }
 
-    @Test("An empty file is a report with an error, not an I/O failure")
-    func emptyFile() throws {
-        let result = try withFiles(["empty.m3u8": ""]) { scratch in
-            try inspect([scratch.url.appendingPathComponent("empty.m3u8").path])
-        }
+    @Test("An empty or binary file is a report with an error, not an I/O failure", arguments: [
+        (Data(), "playlist.empty"), (Data([0x47, 0x40, 0x00, 0x10, 0x00, 0x00]), "playlist.binary"),
+    ])
+    func notAPlaylist(contents: Data, code: String) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let file = try scratch.write("input.m3u8", contents)
+        let result = try inspect([file.path, "--json"])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("playlist.empty"))
+        let document = try json(result)
+        #expect(document["kind"] == nil)
+        #expect((document["diagnostics"] as? [[String: Any]])?.first?["code"] as? String == code)
+    }
+
+    @Test("A 200 MB file exits 2 as too large, without being read")
+    func hugeFile() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let file = try scratch.write("huge.m3u8", "#EXTM3U\n")
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 200_000_000)
+        try handle.close()
+        let result = try inspect([file.path])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "airlab playlist inspect: \(file.path): too large: 200000000 bytes, more than the 64 MiB allowed\n")
     }
 
     @Test("Usage errors exit 2 with one line on stderr and nothing on stdout", arguments: [
