@@ -279,10 +279,7 @@ struct PlaylistInspectCommandTests {
     func hugeFile() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let file = try scratch.write("huge.m3u8", "#EXTM3U\n")
-        let handle = try FileHandle(forWritingTo: file)
-        try handle.truncate(atOffset: 200_000_000)
-        try handle.close()
+        let file = try scratch.writeSparse("huge.m3u8", prefix: "#EXTM3U\n", size: 200_000_000)
         let result = try inspect([file.path])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)

@@ -48,10 +48,7 @@ struct LocalLoadingTests {
     func hugeSparseFile() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let file = try scratch.write("huge.m3u8", "#EXTM3U\n")
-        let handle = try FileHandle(forWritingTo: file)
-        try handle.truncate(atOffset: 200_000_000)
-        try handle.close()
+        let file = try scratch.writeSparse("huge.m3u8", prefix: "#EXTM3U\n", size: 200_000_000)
 
         let peakBefore = try Self.peakResidentBytes()
         let error = await #expect(throws: LoadingError.self) {
