@@ -35,9 +35,11 @@ extension InspectionReport {
             events: events, timeline: timeline, isLive: media.isLive, knownDurations: resolution?.durations ?? [:])
         diagnostics += eventDiagnostics + (resolution?.diagnostics ?? []) + schedule.diagnostics
 
+        // The schedule holds one break per event (IDs are unique once date ranges merge), in play order;
+        // the report lists them in tag order.
         let breaks = Dictionary(schedule.breaks.map { ($0.event.id, $0) }, uniquingKeysWith: { first, _ in first })
-        interstitials = events.map { event in
-            Interstitial(event, timeline: timeline, scheduled: breaks[event.id], resolved: resolution?.durations[event.id])
+        interstitials = events.compactMap { event in
+            breaks[event.id].map { Interstitial(event, timeline: timeline, scheduled: $0, resolved: resolution?.durations[event.id]) }
         }
         self.schedule = schedule.entries.map(ScheduleEntry.init)
         playoutDuration = schedule.playoutDuration
@@ -70,7 +72,7 @@ extension InspectionReport.Rendition {
 }
 
 extension InspectionReport.Interstitial {
-    init(_ event: InterstitialEvent, timeline: PrimaryTimeline, scheduled: InterstitialSchedule.Break?, resolved: KnownDuration?) {
+    init(_ event: InterstitialEvent, timeline: PrimaryTimeline, scheduled: InterstitialSchedule.Break, resolved: KnownDuration?) {
         id = event.id
         switch event.anchor {
         case .date(let date):
@@ -85,11 +87,11 @@ extension InspectionReport.Interstitial {
         resumeOffset = event.resumeOffset
         playoutLimit = event.playoutLimit
 
-        let source = scheduled?.durationSource ?? (event.duration != nil ? .declared : event.plannedDuration != nil ? .planned : .unknown)
-        durationSource = source.rawValue
-        durationIsEstimate = scheduled?.isEstimate ?? (source == .planned || source == .unknown)
-        if source != .unknown {
-            duration = scheduled?.duration ?? event.duration ?? event.plannedDuration
+        durationSource = scheduled.durationSource
+        durationIsEstimate = scheduled.isEstimate
+        // The schedule assumes 0 s for an unknown duration; the report says it does not know.
+        if scheduled.durationSource != .unknown {
+            duration = scheduled.duration
         }
         if let resolved, resolved.failure == nil {
             assetDurations = resolved.assetDurations

@@ -73,8 +73,8 @@ extension InspectionReport {
         row("asset URI", event.assetURI)
         row("asset list", event.assetList)
         var duration = event.duration.map { "\(Seconds.format($0)) s" } ?? "unknown"
-        duration += " (from \(event.durationSource)\(event.durationIsEstimate ? ", an estimate" : ""))"
-        if let assets = event.assetDurations, assets.count > 1 || event.durationSource == "asset-list" {
+        duration += " (from \(event.durationSource.rawValue)\(event.durationIsEstimate ? ", an estimate" : ""))"
+        if let assets = event.assetDurations, assets.count > 1 || event.durationSource == .assetList {
             duration += ", assets: " + (assets.isEmpty ? "none" : assets.map { "\(Seconds.format($0)) s" }.joined(separator: " + "))
         }
         row("duration", duration)

@@ -92,7 +92,7 @@ extension InspectionReport {
         /// The duration the schedule uses, in seconds; absent when nothing tells it.
         public var duration: Double?
         /// Where `duration` comes from: `asset-list`, `asset-playlist`, `duration`, `planned-duration`, `unknown`.
-        public var durationSource: String
+        public var durationSource: DurationSource
         /// True when `duration` is a guess (PLANNED-DURATION, or nothing at all).
         public var durationIsEstimate: Bool
         /// The duration of each asset, when `--resolve` learned them.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Rows of text in left-aligned columns, two spaces apart, for terminal output.
 struct TextTable {
     private var rows: [[String]] = []
@@ -22,7 +20,7 @@ struct TextTable {
         let margin = String(repeating: " ", count: indent)
         return rows.map { row in
             let cells = row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
             }
             var line = margin + cells.joined(separator: "  ")
             while line.last == " " { line.removeLast() }
