@@ -55,8 +55,8 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         request.timeoutInterval = max(1, timeout)
         let task = session.dataTask(with: request)
 
-        // URLSession's timeouts are idle timeouts: a server that drips a byte a second would hold us
-        // forever. This deadline bounds the whole transfer.
+        // The request timeout is an idle timeout, which a server that drips a byte a second never
+        // trips; this deadline bounds the whole transfer, whatever URLSession's resource timeout does.
         let deadline = DispatchWorkItem { [weak self, weak task] in
             self?.fail(.timedOut(self?.timeout ?? 0))
             task?.cancel()
