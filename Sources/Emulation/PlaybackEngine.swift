@@ -65,8 +65,11 @@ public struct PlaybackEngine: Sendable {
         var offset: Double = 0
         /// Seconds of the current event played before the current asset.
         var eventElapsed: Double = 0
-        /// Events of the group that played (for the resume offset) or were skipped.
+        /// Events of the group that played.
         var played: Set<Int> = []
+        /// The resume offsets of the events that count: those that played, and empty asset lists.
+        var resumeOffsetTotal = 0.0
+        var snapsIn = false
 
         var event: PlannedBreak { group[member] }
         var currentAsset: PlannedAsset { group[member].assets[asset] }
@@ -225,6 +228,12 @@ public struct PlaybackEngine: Sendable {
             let events = [event(.seeked, reason: "a JUMP-restricted interstitial lies before \(PlaybackCommand.format(target)); it plays first")]
             return events + startGroup(at: jump)
         }
+        if let covering = coveringBreakPosition(of: target) {
+            position = covering
+            suppressedGroupPosition = nil
+            let events = [event(.seeked, reason: "\(PlaybackCommand.format(target)) lies in primary time an interstitial replaces; it plays first")]
+            return events + startGroup(at: covering)
+        }
         position = target
         suppressedGroupPosition = nil
         var events = [event(.seeked, reason: "seeked to \(PlaybackCommand.format(target))")]
@@ -270,7 +279,7 @@ public struct PlaybackEngine: Sendable {
             if !pre.isEmpty {
                 return beginGroup(pre, placement: .pre)
             }
-            return enterPrimary(at: startPosition, reason: "the primary content started")
+            return startPrimary()
         case .transition(_, let next):
             switch next {
             case .asset(let cursor):
@@ -290,6 +299,29 @@ public struct PlaybackEngine: Sendable {
             }
             return []
         }
+    }
+
+    /// Primary's first frame: a start inside primary time that a break replaces plays that break first
+    /// (Appendix D.5), as a seek there does.
+    private mutating func startPrimary() -> [PlaybackEvent] {
+        if let covering = coveringBreakPosition(of: startPosition) {
+            position = covering
+            return [event(.stateChanged, reason: "the start position lies in primary time an interstitial replaces; it plays first")]
+                + startGroup(at: covering)
+        }
+        return enterPrimary(at: startPosition, reason: "the primary content started")
+    }
+
+    /// The position of a mid-roll group whose replaced primary time (position to position plus offsets)
+    /// contains `target`, if any.
+    private func coveringBreakPosition(of target: Double) -> Double? {
+        let mid = plan.breaks.filter { !$0.cue.contains(.pre) && !$0.cue.contains(.post) }
+        return Set(mid.map(\.position)).filter { groupPosition in
+            let members = mid.filter { $0.position == groupPosition && !($0.cue.contains(.once) && playedOnce.contains($0.eventID)) }
+            let offsets = members.reduce(0) { $0 + $1.resumeOffset }
+            return !members.isEmpty && groupPosition != suppressedGroupPosition
+                && groupPosition < target - Self.tolerance && groupPosition + offsets > target + Self.tolerance
+        }.max()
     }
 
     private mutating func primaryEnded() -> [PlaybackEvent] {
@@ -354,7 +386,11 @@ public struct PlaybackEngine: Sendable {
         var cursor = start
         var events: [PlaybackEvent] = []
         var index = member
-        while index < cursor.group.count {
+        while true {
+            if index >= cursor.group.count {
+                absorbBreaksInSkippedTime(&cursor)
+                if index >= cursor.group.count { break }
+            }
             let event = cursor.group[index]
             let skipReason: String? =
                 if event.cue.contains(.once) && playedOnce.contains(event.eventID) {
@@ -370,10 +406,17 @@ public struct PlaybackEngine: Sendable {
                 }
             if let skipReason {
                 events.append(self.event(.breakSkipped, eventID: event.eventID, reason: "interstitial '\(event.eventID)' is skipped: \(skipReason)"))
+                if event.assets.isEmpty && event.failure == nil {
+                    // An empty asset list still moves primary by its X-RESUME-OFFSET (Appendix D.5).
+                    cursor.resumeOffsetTotal += event.resumeOffset
+                    cursor.snapsIn = cursor.snapsIn || event.snap.contains(.in)
+                }
                 index += 1
                 continue
             }
             cursor.member = index
+            cursor.resumeOffsetTotal += event.resumeOffset
+            cursor.snapsIn = cursor.snapsIn || event.snap.contains(.in)
             cursor.eventElapsed = 0
             cursor.offset = 0
             cursor.asset = 0
@@ -387,6 +430,29 @@ public struct PlaybackEngine: Sendable {
             return events + [started]
         }
         return events + leaveBreak(cursor, resumeAt: nil, reason: "the break is over")
+    }
+
+    /// Where primary resumes after a mid-roll group: its position plus the offsets that count, snapped
+    /// under X-SNAP IN, kept inside the content.
+    private func resumePoint(of cursor: BreakCursor) -> Double {
+        var point = (cursor.group.first?.position ?? position) + cursor.resumeOffsetTotal
+        if cursor.snapsIn {
+            point = PrimaryTimeline.nearest(in: plan.segmentBoundaries, to: point)
+        }
+        return plan.isLive ? max(0, point) : min(max(0, point), plan.primaryDuration)
+    }
+
+    /// Adds to a finishing mid-roll group the events inside the primary time it skips: AVFoundation
+    /// plays them right after it, as if they coincided, and their offsets add up.
+    private func absorbBreaksInSkippedTime(_ cursor: inout BreakCursor) {
+        guard cursor.placement == .mid, let groupPosition = cursor.group.first?.position else { return }
+        let resume = resumePoint(of: cursor)
+        let known = Set(cursor.group.map(\.eventID))
+        let inside = plan.breaks.filter {
+            !$0.cue.contains(.pre) && !$0.cue.contains(.post) && !known.contains($0.eventID)
+                && $0.position > groupPosition + Self.tolerance && $0.position < resume - Self.tolerance
+        }
+        cursor.group += inside.sorted { $0.position < $1.position }
     }
 
     /// Moves the cursor past failed assets of the current event, reporting each.
@@ -456,24 +522,15 @@ public struct PlaybackEngine: Sendable {
             return [event(.ended, reason: "the primary content and its POST interstitials played to the end")]
         }
         let anyPlayed = !cursor.played.isEmpty
-        let resume: Double
-        if let explicit {
-            resume = explicit
-        } else if cursor.placement == .pre {
-            resume = startPosition
-        } else {
-            var point = groupPosition + cursor.played.reduce(0) { $0 + cursor.group[$1].resumeOffset }
-            if cursor.played.contains(where: { cursor.group[$0].snap.contains(.in) }) {
-                point = PrimaryTimeline.nearest(in: plan.segmentBoundaries, to: point)
-            }
-            resume = plan.isLive ? max(0, point) : min(max(0, point), plan.primaryDuration)
-        }
+        let resume = explicit ?? (cursor.placement == .pre ? startPosition : resumePoint(of: cursor))
         suppressedGroupPosition = cursor.placement == .mid ? groupPosition : nil
         guard anyPlayed else {
             // Nothing played: no switch away from primary happened, so none back either.
+            let moved = abs(resume - position) > Self.tolerance
             position = resume
             activity = .primary
-            return continuePrimary()
+            let events = moved ? [event(.stateChanged, reason: "primary moves on by the resume offset of a break that played nothing")] : []
+            return events + continuePrimary()
         }
         let lastPlayed = cursor.group[cursor.played.max()!]
         var started = event(.transitionStarted, eventID: lastPlayed.eventID,

@@ -87,20 +87,18 @@ public struct SessionRecorder: Sendable {
             case .loading:
                 begin(.loading, at: event, transition: event.transition)
             case .playingPrimary:
-                begin(.primary, at: event)
-            case .paused:
-                begin(.paused, at: event)
-            case .playingInterstitial:
-                if open?.kind == .paused { begin(.interstitial, at: event, carryingAssetFrom: open) }
+                if open?.kind != .primary || open?.positionStart != event.position || open?.start != event.time {
+                    begin(.primary, at: event)
+                }
             default:
+                // Pauses and resumes are recorded from their rate changes, which know what was playing.
                 break
             }
         case .rateChanged:
-            if open?.kind == .primary || open?.kind == .paused {
-                begin(event.rate == 0 ? .paused : .primary, at: event)
-            } else if open?.kind == .interstitial {
-                begin(.interstitial, at: event, carryingAssetFrom: open)
-            }
+            guard let current = open, [.primary, .paused, .interstitial].contains(current.kind) else { break }
+            // A pause inside an interstitial remembers the event, so that playing again returns to it.
+            let playing: SessionReport.TimelineEntry.Kind = current.kind == .paused ? (current.eventID == nil ? .primary : .interstitial) : current.kind
+            begin(event.rate == 0 ? .paused : playing, at: event, carryingAssetFrom: current)
         case .seeked:
             if open?.kind == .primary || open?.kind == .paused {
                 close(at: event.time)
@@ -156,9 +154,15 @@ public struct SessionRecorder: Sendable {
         close(at: event.time)
         var entry = SessionReport.TimelineEntry(kind: kind, start: event.time, end: event.time)
         switch kind {
-        case .primary, .paused:
+        case .primary:
             entry.positionStart = event.position
             entry.rate = event.rate
+        case .paused:
+            entry.positionStart = event.position
+            entry.rate = 0
+            entry.eventID = previous?.eventID
+            entry.assetIndex = previous?.assetIndex
+            entry.assetURI = previous?.assetURI
         case .interstitial:
             entry.eventID = event.eventID ?? previous?.eventID
             entry.assetIndex = event.assetIndex ?? previous?.assetIndex

@@ -244,9 +244,14 @@ extension InterstitialSchedule.Break {
     /// PLANNED-DURATION, else 0. X-PLAYOUT-LIMIT cuts it. Without X-RESUME-OFFSET the offset is that cut
     /// duration, so a playout limit shorter than the assets is also the offset (Appendix D.2); an empty
     /// asset list plays nothing and resumes by X-RESUME-OFFSET or 0, never by a declared duration (D.5).
-    init(event: InterstitialEvent, known: KnownDuration?, timeline: PrimaryTimeline, diagnostics: inout [Diagnostic]) {
+    init(event: InterstitialEvent, known given: KnownDuration?, timeline: PrimaryTimeline, diagnostics: inout [Diagnostic]) {
         var duration: Double
         var source: DurationSource
+        // A client event that lists its assets needs nothing fetched to be known.
+        var known = given
+        if known == nil, case .inline(let assets) = event.asset {
+            known = KnownDuration(assetDurations: assets.map(\.duration), source: .assetList)
+        }
         if let known {
             duration = known.assetDurations.reduce(0, +)
             source = known.source

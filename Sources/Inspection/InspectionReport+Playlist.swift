@@ -100,6 +100,9 @@ extension InspectionReport.Interstitial {
         switch event.asset {
         case .uri(let uri): assetURI = uri
         case .list(let uri): assetList = uri
+        // Only client events list their assets inline, and a playlist holds none; their durations
+        // are what the schedule used.
+        case .inline(let assets): assetDurations = assets.map(\.duration)
         }
         timelineOccupies = event.timelineOccupies.rawValue
         timelineStyle = event.timelineStyle.rawValue

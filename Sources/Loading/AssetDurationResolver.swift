@@ -65,6 +65,9 @@ public struct AssetDurationResolver: Sendable {
             return await resolveAsset(uri, of: event, playlist: playlist, slots: slots)
         case .list(let uri):
             return await resolveAssetList(uri, of: event, playlist: playlist, slots: slots)
+        case .inline:
+            // A client event that lists its assets carries their durations; the schedule reads them.
+            return EventOutcome()
         }
     }
 
