@@ -10,8 +10,26 @@ public struct AssetResolution: Sendable {
     public var durations: [String: KnownDuration] = [:]
     /// In event order, then in the order found within each event.
     public var diagnostics: [Diagnostic] = []
+    /// The assets of each event that resolved (by event ID), in play order, with absolute URIs: what a
+    /// receiver would go on to fetch and decode. Assets that failed are listed with their reason.
+    public var assets: [String: [ResolvedAsset]] = [:]
 
     public init() {}
+}
+
+/// One interstitial asset as fetching found it.
+public struct ResolvedAsset: Sendable, Hashable {
+    /// Absolute, resolved against the document that named it.
+    public var uri: String
+    public var duration: Double
+    /// Why a receiver would skip it; nil when it loads.
+    public var failure: String?
+
+    public init(uri: String, duration: Double, failure: String? = nil) {
+        self.uri = uri
+        self.duration = duration
+        self.failure = failure
+    }
 }
 
 /// Learns the real durations of interstitials by fetching what they point at.
@@ -49,6 +67,7 @@ public struct AssetDurationResolver: Sendable {
         for (event, outcome) in zip(events, outcomes) {
             resolution.diagnostics += outcome.diagnostics
             if let duration = outcome.duration { resolution.durations[event.id] = duration }
+            if let assets = outcome.assets { resolution.assets[event.id] = assets }
         }
         return resolution
     }
@@ -57,6 +76,7 @@ public struct AssetDurationResolver: Sendable {
     private struct EventOutcome: Sendable {
         var duration: KnownDuration?
         var diagnostics: [Diagnostic] = []
+        var assets: [ResolvedAsset]?
     }
 
     private func resolve(_ event: InterstitialEvent, playlist: ResourceLocation, slots: LoadSlots) async -> EventOutcome {
@@ -65,9 +85,11 @@ public struct AssetDurationResolver: Sendable {
             return await resolveAsset(uri, of: event, playlist: playlist, slots: slots)
         case .list(let uri):
             return await resolveAssetList(uri, of: event, playlist: playlist, slots: slots)
-        case .inline:
+        case .inline(let assets):
             // A client event that lists its assets carries their durations; the schedule reads them.
-            return EventOutcome()
+            var outcome = EventOutcome()
+            outcome.assets = assets.map { ResolvedAsset(uri: Self.absolute($0.uri, from: playlist), duration: $0.duration) }
+            return outcome
         }
     }
 
@@ -76,6 +98,7 @@ public struct AssetDurationResolver: Sendable {
         do throws(AssetProblem) {
             let duration = try await assetDuration(uri, referencedFrom: playlist, slots: slots)
             outcome.duration = KnownDuration(assetDurations: [duration], source: .assetPlaylist)
+            outcome.assets = [ResolvedAsset(uri: Self.absolute(uri, from: playlist), duration: duration)]
         } catch {
             switch error {
             case .unloadable(let reason):
@@ -128,21 +151,32 @@ public struct AssetDurationResolver: Sendable {
             return checks.sorted { $0.0 < $1.0 }.map(\.1)
         }
         var durations: [Double] = []
+        var assets: [ResolvedAsset] = []
         for (index, (asset, check)) in zip(list.assets, checks).enumerated() {
+            let uri = Self.absolute(asset.uri, from: loaded.finalLocation)
             switch check {
             case .success:
                 durations.append(asset.duration)
+                assets.append(ResolvedAsset(uri: uri, duration: asset.duration))
             case .failure(.unloadable(let reason)):
+                assets.append(ResolvedAsset(uri: uri, duration: asset.duration, failure: reason))
                 outcome.diagnostics.append(Diagnostic(
                     .warning, line: event.line, .assetUnloadable,
                     "Asset \(index + 1) (\(asset.uri)) in the asset list of interstitial '\(event.id)' cannot be loaded: \(reason). A receiver skips it and plays the rest of the list."))
             case .failure(.notVOD(let location)):
                 durations.append(asset.duration)
+                assets.append(ResolvedAsset(uri: uri, duration: asset.duration))
                 outcome.diagnostics.append(notVOD(location, of: event))
             }
         }
         outcome.duration = KnownDuration(assetDurations: durations, source: .assetList)
+        outcome.assets = assets
         return outcome
+    }
+
+    /// A reference made absolute against the document that holds it, or as written when it cannot be.
+    private static func absolute(_ uri: String, from referrer: ResourceLocation) -> String {
+        (try? referrer.resolving(uri).url.absoluteString) ?? uri
     }
 
     private func notVOD(_ location: ResourceLocation, of event: InterstitialEvent) -> Diagnostic {
