@@ -45,6 +45,10 @@ struct AssetDurationResolverTests {
             ])
         #expect(resolution.durations["break"] == KnownDuration(assetDurations: [10, 20.5], source: .assetList))
         #expect(resolution.diagnostics.isEmpty)
+        let base = resolution.assets["break"]?.first?.uri.components(separatedBy: "/show/").first ?? "?"
+        #expect(resolution.assets["break"] == [
+            ResolvedAsset(uri: "\(base)/show/ads/a.m3u8", duration: 10), ResolvedAsset(uri: "\(base)/b.m3u8", duration: 20.5),
+        ])
     }
 
     @Test("An asset playlist gives the sum of its EXTINF durations")
@@ -109,6 +113,7 @@ struct AssetDurationResolverTests {
                 "show/ok.m3u8": Self.vod([15]),
             ])
         #expect(resolution.durations["break"] == KnownDuration(assetDurations: [15], source: .assetList))
+        #expect(resolution.assets["break"]?.map { $0.failure?.contains("HTTP 404") } == [true, nil])
         #expect(resolution.diagnostics.map(\.code) == [.assetUnloadable])
         #expect(resolution.diagnostics.first?.severity == .warning)
         #expect(resolution.diagnostics.first?.message.contains("skips it") == true)
