@@ -15,16 +15,24 @@ let package = Package(
         /// The small argument parser both executables share.
         .target(name: "Arguments"),
 
+        /// libavformat, libavcodec, libavutil; `shim.h` wraps the macros Swift cannot import.
+        .systemLibrary(
+            name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat libavcodec libavutil",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        /// Probing media with FFmpeg's libraries, and comparing primary and interstitial parameters.
+        .target(name: "Media", dependencies: ["HLS", "CFFmpeg"]),
+
         // MARK: - Executables
 
-        .executableTarget(name: "airlab", dependencies: ["Arguments"]),
+        .executableTarget(name: "airlab", dependencies: ["Arguments", "Media"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
-        .executableTarget(name: "airlab-bench", dependencies: ["HLS"]),
+        .executableTarget(name: "airlab-bench", dependencies: ["HLS", "Media"]),
 
         // MARK: - Tests
 
         .target(name: "TestSupport", path: "Tests/TestSupport", resources: [.copy("Resources")]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),
     ],
     swiftLanguageModes: [.v6]
 )

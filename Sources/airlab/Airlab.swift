@@ -12,12 +12,18 @@ enum Airlab {
     /// Exit status for a command line that does not fit (and for I/O failures, per the CLI's contract).
     static let usageStatus: Int32 = 2
 
-    static let commands: [Command] = []
+    static let commands: [Command] = [
+        ProbeCommand.command,
+        CompareCommand.command,
+    ]
 
     static let root = CommandSpec(
         name: "airlab",
         abstract: "Sender and lab tool for airlab, the AirPlay-style receiver emulator for HLS interstitials.",
-        subcommands: [])
+        subcommands: [
+            ProbeCommand.spec,
+            CompareCommand.spec,
+        ])
 
     static func main(_ arguments: [String]) async -> Int32 {
         do {
@@ -33,10 +39,15 @@ enum Airlab {
                 return await command.run(parsed)
             }
         } catch {
-            let path = (["airlab"] + error.commandPath).joined(separator: " ")
-            Terminal.error("\(path): \(error.message) (see '\(path) --help')")
-            return usageStatus
+            return usage(error)
         }
+    }
+
+    /// Reports a command line that does not fit and returns the usage status.
+    static func usage(_ error: UsageError) -> Int32 {
+        let path = (["airlab"] + error.commandPath).joined(separator: " ")
+        Terminal.error("\(path): \(error.message) (see '\(path) --help')")
+        return usageStatus
     }
 }
 

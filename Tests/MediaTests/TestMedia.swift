@@ -1,0 +1,214 @@
+import Foundation
+import TestSupport
+
+/// How to make one short test clip with the `ffmpeg` CLI: a small picture and a tone, one second long.
+///
+/// Every property has the baseline's value, so a recipe that changes one property yields media that
+/// differ from the baseline on exactly the dimensions that property touches. Levels are pinned so
+/// that a frame-rate change does not also move x264's automatic level choice.
+struct MediaRecipe: Sendable, Hashable, CustomStringConvertible {
+    var name = "baseline"
+    var videoCodec = "libx264"
+    var size = "320x180"
+    var frameRate = "30"
+    var sampleAspectRatio: String?
+    var pixelFormat = "yuv420p"
+    /// color_trc, color_primaries, colorspace, as ffmpeg spells them.
+    var colour: (transfer: String, primaries: String, space: String)?
+    var sampleRate = 48000
+    var channels = 2
+    var language = "eng"
+    /// "mpegts" or "mp4".
+    var container = "mpegts"
+
+    var description: String { name }
+
+    static func == (left: MediaRecipe, right: MediaRecipe) -> Bool { left.arguments == right.arguments }
+    func hash(into hasher: inout Hasher) { hasher.combine(arguments) }
+
+    /// The ffmpeg arguments before the output name; the cache key is made of exactly these.
+    var arguments: [String] {
+        var video = ["testsrc2=size=\(size):rate=\(frameRate):duration=1"]
+        if let sampleAspectRatio { video.append("setsar=\(sampleAspectRatio)") }
+        var arguments = [
+            "-v", "error", "-y", "-nostdin",
+            "-f", "lavfi", "-i", video.joined(separator: ","),
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(sampleRate):duration=1",
+            "-map", "0:v", "-map", "1:a",
+            "-c:v", videoCodec, "-preset", "veryfast", "-pix_fmt", pixelFormat, "-g", "30",
+        ]
+        if videoCodec == "libx265" {
+            arguments += ["-x265-params", "log-level=error:level-idc=3.0"]
+        } else {
+            arguments += ["-level", "3.0"]
+        }
+        if let colour {
+            arguments += ["-color_trc", colour.transfer, "-color_primaries", colour.primaries, "-colorspace", colour.space]
+        }
+        arguments += ["-c:a", "aac", "-ar", String(sampleRate), "-ac", String(channels)]
+        arguments += ["-metadata:s:a:0", "language=\(language)", "-f", container]
+        return arguments
+    }
+
+    var fileExtension: String { container == "mp4" ? "mp4" : "ts" }
+
+    /// The cached file's name: the recipe's name for people, a hash of its arguments for the cache.
+    var fileName: String { "\(name)-\(StableHash.hex(arguments.joined(separator: "\u{1F}"))).\(fileExtension)" }
+}
+
+extension MediaRecipe {
+    static let baseline = MediaRecipe()
+
+    /// The baseline with one change, named after it.
+    static func baseline(_ name: String, _ change: (inout MediaRecipe) -> Void) -> MediaRecipe {
+        var recipe = MediaRecipe()
+        recipe.name = name
+        change(&recipe)
+        return recipe
+    }
+
+    static let hevc = baseline("hevc") { $0.videoCodec = "libx265" }
+    static let fps25 = baseline("fps25") { $0.frameRate = "25" }
+    static let fps2997 = baseline("fps29.97") { $0.frameRate = "30000/1001" }
+    static let fourByThree = baseline("4x3") { $0.size = "240x180" }
+    static let anamorphic = baseline("anamorphic") {
+        $0.size = "240x180"
+        $0.sampleAspectRatio = "4/3"
+    }
+    static let rate44100 = baseline("44.1kHz") { $0.sampleRate = 44100 }
+    static let surround = baseline("5.1") { $0.channels = 6 }
+    static let tenBit = baseline("10bit") { $0.pixelFormat = "yuv420p10le" }
+    static let hevcSDR10 = baseline("hevc-sdr10") {
+        $0.videoCodec = "libx265"
+        $0.pixelFormat = "yuv420p10le"
+        $0.colour = ("bt709", "bt709", "bt709")
+    }
+    static let hevcHLG = baseline("hevc-hlg") {
+        $0.videoCodec = "libx265"
+        $0.pixelFormat = "yuv420p10le"
+        $0.colour = ("arib-std-b67", "bt2020", "bt2020nc")
+    }
+    static let hevcPQ = baseline("hevc-pq") {
+        $0.videoCodec = "libx265"
+        $0.pixelFormat = "yuv420p10le"
+        $0.colour = ("smpte2084", "bt2020", "bt2020nc")
+    }
+    static let mp4 = baseline("mp4") { $0.container = "mp4" }
+    /// HEVC in MP4: the codec string comes from the hvcC box, and ffmpeg's sample entry is hev1.
+    static let hevcMP4 = baseline("hevc-mp4") {
+        $0.videoCodec = "libx265"
+        $0.container = "mp4"
+    }
+
+    static let all: [MediaRecipe] = [
+        .baseline, .hevc, .fps25, .fps2997, .fourByThree, .anamorphic, .rate44100, .surround, .tenBit,
+        .hevcSDR10, .hevcHLG, .hevcPQ, .mp4, .hevcMP4,
+    ]
+}
+
+/// Test media made by `ffmpeg` on first use and kept outside the source tree.
+///
+/// The folder is `AIRLAB_TEST_CACHE` (the Makefile sets it), else `~/.cache/airlab/test-media`. Files
+/// are written under a unique temporary name and renamed into place, so tests running in parallel
+/// never see half a file; two that race both generate, and the last rename wins with equal bytes.
+enum TestMedia {
+    static var cacheDirectory: URL {
+        if let path = ProcessInfo.processInfo.environment["AIRLAB_TEST_CACHE"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/airlab/test-media")
+    }
+
+    /// The clip `recipe` makes, generating it first when it is not cached.
+    static func file(_ recipe: MediaRecipe) throws -> URL {
+        let target = cacheDirectory.appendingPathComponent(recipe.fileName)
+        if FileManager.default.fileExists(atPath: target.path) { return target }
+        try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
+        let partial = cacheDirectory.appendingPathComponent(".\(UUID().uuidString).partial")
+        defer { try? FileManager.default.removeItem(at: partial) }
+        try Tool.run("ffmpeg", recipe.arguments + [partial.path])
+        try publish(partial, as: target)
+        return target
+    }
+
+    /// Makes `target` (a file or a folder) by running `make` on a temporary path, then renaming.
+    static func cached(_ name: String, make: (URL) throws -> Void) throws -> URL {
+        let target = cacheDirectory.appendingPathComponent(name)
+        if FileManager.default.fileExists(atPath: target.path) { return target }
+        try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
+        let partial = cacheDirectory.appendingPathComponent(".\(UUID().uuidString).partial")
+        defer { try? FileManager.default.removeItem(at: partial) }
+        try make(partial)
+        try publish(partial, as: target)
+        return target
+    }
+
+    private static func publish(_ partial: URL, as target: URL) throws {
+        // rename(2) replaces a file atomically; for a folder another test may have won the race.
+        if rename(partial.path, target.path) != 0, !FileManager.default.fileExists(atPath: target.path) {
+            throw TestSupportError("could not move \(partial.path) to \(target.path): errno \(errno)")
+        }
+    }
+}
+
+/// FNV-1a, 64 bits: stable across runs and processes, unlike `Hasher`.
+enum StableHash {
+    static func hex(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return String(hash, radix: 16)
+    }
+}
+
+/// Runs the reference tools (`ffmpeg`, `ffprobe`) the tests compare against.
+enum Tool {
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        nonisolated(unsafe) var errorData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = errors.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestSupportError(
+                "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: errorData, as: UTF8.self))")
+        }
+        return data
+    }
+
+    /// `ffprobe -show_streams -of json FILE`, each stream's fields flattened to strings
+    /// (`tags.language` for the nested tag), as `StreamParameters.fields` keys them.
+    static func ffprobeStreams(_ file: URL) throws -> [[String: String]] {
+        let data = try run("ffprobe", ["-v", "error", "-show_streams", "-of", "json", file.path])
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let streams = object?["streams"] as? [[String: Any]] ?? []
+        return streams.map { stream in
+            var flat: [String: String] = [:]
+            for (key, value) in stream {
+                if let tags = value as? [String: Any] {
+                    for (tag, tagValue) in tags { flat["\(key).\(tag)"] = "\(tagValue)" }
+                } else {
+                    flat[key] = "\(value)"
+                }
+            }
+            return flat
+        }
+    }
+}
