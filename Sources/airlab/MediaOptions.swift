@@ -11,7 +11,7 @@ enum MediaOptions {
     static func probeOptions(_ parsed: ParsedCommand) throws(UsageError) -> ProbeOptions {
         let timeout = try parsed.value("timeout", as: Double.self) ?? 10
         guard timeout > 0 else {
-            throw UsageError(commandPath: parsed.path, message: "--timeout expects a positive number of SECONDS, not '\(timeout)'")
+            throw UsageError(commandPath: parsed.path, message: "--timeout expects a positive number of SECONDS, not '\(parsed.values("timeout").last ?? "")'")
         }
         return ProbeOptions(timeout: timeout)
     }
