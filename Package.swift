@@ -31,6 +31,7 @@ let package = Package(
         // MARK: - Tests
 
         .target(name: "TestSupport", path: "Tests/TestSupport", resources: [.copy("Resources")]),
+        .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),
     ],

@@ -1,0 +1,104 @@
+import Foundation
+
+/// EXT-X-DATERANGE: a range of time on the playlist's dates, carrying attributes (RFC 8216bis §4.4.5.1).
+///
+/// Several tags with one ID are one date range: later tags add attributes, and an attribute that
+/// appears again must keep its value. The attributes are kept as written; typed views read them.
+public struct DateRange: Hashable, Sendable {
+    public var id: String
+    public private(set) var attributes: AttributeList
+    /// The line of the first tag with this ID.
+    public var line: Int
+
+    init(id: String, attributes: AttributeList, line: Int) {
+        self.id = id
+        self.attributes = attributes
+        self.line = line
+    }
+
+    public var classAttribute: String? { attributes[.class]?.quotedString }
+    public var startDate: Date? { attributes[.startDate]?.quotedString.flatMap(ProgramDate.parse) }
+    public var endDate: Date? { attributes[.endDate]?.quotedString.flatMap(ProgramDate.parse) }
+    public var duration: Double? { attributes[.duration]?.decimal }
+    public var plannedDuration: Double? { attributes[.plannedDuration]?.decimal }
+    public var endOnNext: Bool { attributes[.endOnNext]?.enumeratedString == "YES" }
+    public var isInterstitial: Bool { classAttribute == InterstitialEvent.dateRangeClass }
+
+    /// X- attributes that no spec defines for this date range's class: the client's own.
+    public var clientAttributes: [AttributeList.Entry] {
+        attributes.entries.filter { entry in
+            entry.name.hasPrefix("X-") && !(isInterstitial && DateRangeAttribute.interstitialNames.contains(entry.name))
+        }
+    }
+
+    /// Adds the attributes of a later tag with the same ID.
+    ///
+    /// - Returns: diagnostics for attributes whose value the later tag changed; the first value is kept.
+    mutating func merge(_ later: AttributeList, line laterLine: Int) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for entry in later.entries {
+            if let existing = attributes[entry.name] {
+                if !existing.isEquivalent(to: entry.value) {
+                    diagnostics.append(Diagnostic(
+                        .error, line: laterLine, .dateRangeChangedAttribute,
+                        "Date range '\(id)' changes \(entry.name) from \(existing) to \(entry.value); a date range may "
+                            + "gain attributes but never change one, so the first value (line \(line)) is kept."))
+                }
+            } else {
+                attributes.append(entry.name, entry.value)
+            }
+        }
+        return diagnostics
+    }
+
+    /// Checks one tag's attributes against the rules of RFC 8216bis §4.4.5.1 that do not need other tags.
+    static func validate(_ attributes: AttributeList, id: String, line: Int) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let start = attributes[.startDate]?.quotedString.flatMap(ProgramDate.parse)
+        if let value = attributes[.startDate], start == nil {
+            diagnostics.append(Diagnostic(
+                .error, line: line, .attributeInvalidValue,
+                "START-DATE \(value) of date range '\(id)' is not an ISO 8601 date with a time zone."))
+        }
+        if let value = attributes[.endDate] {
+            if let end = value.quotedString.flatMap(ProgramDate.parse) {
+                if let start, end < start {
+                    diagnostics.append(Diagnostic(
+                        .error, line: line, .dateRangeEndBeforeStart,
+                        "Date range '\(id)' ends (END-DATE) before it starts (START-DATE); put END-DATE at or after START-DATE."))
+                }
+            } else {
+                diagnostics.append(Diagnostic(
+                    .error, line: line, .attributeInvalidValue,
+                    "END-DATE \(value) of date range '\(id)' is not an ISO 8601 date with a time zone."))
+            }
+        }
+        for attribute in [DateRangeAttribute.duration, .plannedDuration] {
+            if let value = attributes[attribute], (value.decimal ?? -1) < 0 {
+                diagnostics.append(Diagnostic(
+                    .error, line: line, .attributeInvalidValue,
+                    "\(attribute.rawValue) \(value) of date range '\(id)' must be a non-negative number of seconds."))
+            }
+        }
+        if let start, let end = attributes[.endDate]?.quotedString.flatMap(ProgramDate.parse),
+            let duration = attributes[.duration]?.decimal, abs(end.timeIntervalSince(start) - duration) > 0.001
+        {
+            diagnostics.append(Diagnostic(
+                .error, line: line, .dateRangeDurationMismatch,
+                "Date range '\(id)' has DURATION \(duration) but END-DATE is \(end.timeIntervalSince(start)) s after START-DATE; they must agree."))
+        }
+        if attributes[.endOnNext]?.enumeratedString == "YES" {
+            if attributes[.class] == nil {
+                diagnostics.append(Diagnostic(
+                    .error, line: line, .dateRangeEndOnNextInvalid,
+                    "Date range '\(id)' has END-ON-NEXT=YES but no CLASS; END-ON-NEXT needs a CLASS."))
+            }
+            if attributes[.duration] != nil || attributes[.endDate] != nil {
+                diagnostics.append(Diagnostic(
+                    .error, line: line, .dateRangeEndOnNextInvalid,
+                    "Date range '\(id)' has END-ON-NEXT=YES together with DURATION or END-DATE; use one or the other."))
+            }
+        }
+        return diagnostics
+    }
+}

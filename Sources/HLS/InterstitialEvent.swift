@@ -1,0 +1,241 @@
+import Foundation
+
+/// An interstitial: content (an ad, a promo) that plays instead of or between primary content
+/// (RFC 8216bis Appendix D; AVPlayerInterstitialEvent on the client side).
+public struct InterstitialEvent: Hashable, Sendable {
+    public static let dateRangeClass = "com.apple.hls.interstitial"
+
+    /// Where on the primary content the event sits: a date (playlist events) or a position (client events).
+    public enum Anchor: Hashable, Sendable {
+        case date(Date)
+        case time(Double)
+    }
+
+    /// What plays: one asset's URI, or a URI of an asset list that names several.
+    public enum Asset: Hashable, Sendable {
+        case uri(String)
+        case list(String)
+    }
+
+    public struct Cue: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// Plays before primary playback starts, wherever it starts.
+        public static let pre = Cue(rawValue: 1)
+        /// Plays after primary playback ends without error.
+        public static let post = Cue(rawValue: 2)
+        /// Never plays again once it has started.
+        public static let once = Cue(rawValue: 4)
+    }
+
+    public struct Snap: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// The break starts at the primary segment boundary nearest its position.
+        public static let out = Snap(rawValue: 1)
+        /// Primary resumes at the segment boundary nearest the resumption point.
+        public static let `in` = Snap(rawValue: 2)
+    }
+
+    public struct Restrictions: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// While it plays: no seeking forward, no rate above 1.
+        public static let skip = Restrictions(rawValue: 1)
+        /// A seek across it plays it first.
+        public static let jump = Restrictions(rawValue: 2)
+    }
+
+    public enum TimelineOccupancy: String, Hashable, Sendable {
+        case point = "POINT"
+        case range = "RANGE"
+    }
+
+    public enum TimelineStyle: String, Hashable, Sendable {
+        case highlight = "HIGHLIGHT"
+        case primary = "PRIMARY"
+    }
+
+    /// When a skip button would show: from `offset` seconds into the interstitial, for `duration` seconds.
+    public struct SkipControl: Hashable, Sendable {
+        public var offset: Double?
+        public var duration: Double?
+        public var labelID: String?
+
+        public init(offset: Double? = nil, duration: Double? = nil, labelID: String? = nil) {
+            self.offset = offset
+            self.duration = duration
+            self.labelID = labelID
+        }
+    }
+
+    public var id: String
+    public var anchor: Anchor
+    public var asset: Asset
+    public var cue: Cue = []
+    /// Where primary resumes, in seconds after the event's position; nil means "the interstitial's duration".
+    public var resumeOffset: Double?
+    /// The longest the whole interstitial may play.
+    public var playoutLimit: Double?
+    public var snap: Snap = []
+    public var restrictions: Restrictions = []
+    public var contentMayVary = true
+    public var timelineOccupies = TimelineOccupancy.point
+    public var timelineStyle = TimelineStyle.highlight
+    public var skipControl: SkipControl?
+    /// DURATION, or END-DATE minus START-DATE.
+    public var duration: Double?
+    public var plannedDuration: Double?
+    public var clientAttributes: [AttributeList.Entry] = []
+    /// The line of the date range's first tag; nil for client events.
+    public var line: Int?
+
+    public init(id: String, anchor: Anchor, asset: Asset) {
+        self.id = id
+        self.anchor = anchor
+        self.asset = asset
+    }
+}
+
+extension InterstitialEvent {
+    /// Reads an interstitial from a date range of the interstitial class.
+    ///
+    /// Returns nil, with an error diagnostic, when the date range is illegal as an interstitial (no
+    /// asset, both assets, PRE with POST, no start date): a receiver ignores it. Unknown values of
+    /// enumerated attributes are ignored with a warning, per the spec's forward-compatibility rules.
+    public static func read(_ dateRange: DateRange) -> (event: InterstitialEvent?, diagnostics: [Diagnostic]) {
+        let attributes = dateRange.attributes
+        let id = dateRange.id
+        let line = dateRange.line
+        var diagnostics: [Diagnostic] = []
+        func report(_ severity: Diagnostic.Severity, _ code: DiagnosticCode, _ message: String) {
+            diagnostics.append(Diagnostic(severity, line: line, code, message))
+        }
+
+        guard let startDate = dateRange.startDate else {
+            report(.error, .dateRangeMissingStartDate, "Interstitial '\(id)' has no valid START-DATE, so it cannot be placed; it is ignored.")
+            return (nil, diagnostics)
+        }
+
+        let assetURI = attributes[.assetURI]?.quotedString
+        let assetList = attributes[.assetList]?.quotedString
+        let asset: Asset
+        switch (assetURI, assetList) {
+        case (let uri?, nil):
+            asset = .uri(uri)
+            if !URIReference.isAbsolute(uri) {
+                report(.warning, .interstitialRelativeAssetURI,
+                    "X-ASSET-URI \"\(uri)\" of interstitial '\(id)' is relative; airlab resolves it against the playlist's URL, but write an absolute URI so every receiver finds the asset.")
+            }
+        case (nil, let list?):
+            asset = .list(list)
+        case (.some, .some):
+            report(.error, .interstitialBothAssets, "Interstitial '\(id)' has both X-ASSET-URI and X-ASSET-LIST; keep exactly one. It is ignored.")
+            return (nil, diagnostics)
+        case (nil, nil):
+            report(.error, .interstitialMissingAsset, "Interstitial '\(id)' has neither X-ASSET-URI nor X-ASSET-LIST (as a quoted string); add one. It is ignored.")
+            return (nil, diagnostics)
+        }
+
+        var event = InterstitialEvent(id: id, anchor: .date(startDate), asset: asset)
+        event.line = line
+
+        event.cue = readList(attributes, .cue, known: ["PRE": .pre, "POST": .post, "ONCE": .once], id: id, report: report)
+        if event.cue.contains([.pre, .post]) {
+            report(.error, .interstitialPreAndPost, "Interstitial '\(id)' has CUE with both PRE and POST, which the spec forbids; it is ignored.")
+            return (nil, diagnostics)
+        }
+        event.snap = readList(attributes, .snap, known: ["OUT": .out, "IN": .in], id: id, report: report)
+        event.restrictions = readList(attributes, .restrict, known: ["SKIP": .skip, "JUMP": .jump], id: id, report: report)
+
+        if let value = attributes[.resumeOffset] {
+            if let offset = value.decimal {
+                event.resumeOffset = offset
+            } else {
+                report(.error, .attributeInvalidValue, "X-RESUME-OFFSET \(value) of interstitial '\(id)' is not a number of seconds; it is ignored.")
+            }
+        }
+        if let value = attributes[.playoutLimit] {
+            if let limit = value.decimal, limit > 0 {
+                event.playoutLimit = limit
+            } else {
+                report(.error, .interstitialInvalidPlayoutLimit, "X-PLAYOUT-LIMIT \(value) of interstitial '\(id)' must be a positive number of seconds; it is ignored.")
+            }
+        }
+        if let value = attributes[.contentMayVary] {
+            switch value.quotedString {
+            case "YES": event.contentMayVary = true
+            case "NO": event.contentMayVary = false
+            default: report(.warning, .interstitialUnknownValue, "X-CONTENT-MAY-VARY \(value) of interstitial '\(id)' is not \"YES\" or \"NO\"; the default YES applies.")
+            }
+        }
+        if let value = attributes[.timelineOccupies] {
+            if let occupancy = value.quotedString.flatMap(TimelineOccupancy.init(rawValue:)) {
+                event.timelineOccupies = occupancy
+            } else {
+                report(.warning, .interstitialUnknownValue, "X-TIMELINE-OCCUPIES \(value) of interstitial '\(id)' is not \"POINT\" or \"RANGE\"; the default POINT applies.")
+            }
+        }
+        if let value = attributes[.timelineStyle] {
+            if let style = value.quotedString.flatMap(TimelineStyle.init(rawValue:)) {
+                event.timelineStyle = style
+            } else {
+                report(.warning, .interstitialUnknownValue, "X-TIMELINE-STYLE \(value) of interstitial '\(id)' is not \"HIGHLIGHT\" or \"PRIMARY\"; the default HIGHLIGHT applies.")
+            }
+        }
+
+        var skipControl = SkipControl()
+        for attribute in [DateRangeAttribute.skipControlOffset, .skipControlDuration] {
+            guard let value = attributes[attribute] else { continue }
+            guard let seconds = value.decimal, seconds >= 0 else {
+                report(.error, .attributeInvalidValue, "\(attribute.rawValue) \(value) of interstitial '\(id)' must be a non-negative number of seconds; it is ignored.")
+                continue
+            }
+            if attribute == .skipControlOffset { skipControl.offset = seconds } else { skipControl.duration = seconds }
+        }
+        skipControl.labelID = attributes[.skipControlLabelID]?.quotedString
+        if skipControl != SkipControl() {
+            event.skipControl = skipControl
+        }
+
+        event.duration = dateRange.duration ?? dateRange.endDate.map { $0.timeIntervalSince(startDate) }
+        event.plannedDuration = dateRange.plannedDuration
+        event.clientAttributes = dateRange.clientAttributes
+        return (event, diagnostics)
+    }
+
+    private static func readList<Options: OptionSet>(
+        _ attributes: AttributeList, _ attribute: DateRangeAttribute, known: [String: Options], id: String,
+        report: (Diagnostic.Severity, DiagnosticCode, String) -> Void
+    ) -> Options where Options.Element == Options {
+        guard let value = attributes[attribute] else { return [] }
+        guard let items = value.enumeratedStringList else {
+            report(.error, .attributeInvalidValue, "\(attribute.rawValue) \(value) of interstitial '\(id)' must be a quoted list such as \"\(known.keys.sorted().joined(separator: ","))\"; it is ignored.")
+            return []
+        }
+        var options: Options = []
+        for item in items {
+            if let option = known[item] {
+                options.insert(option)
+            } else {
+                report(.warning, .interstitialUnknownValue, "\(attribute.rawValue) of interstitial '\(id)' has the unknown value \(item); it is ignored.")
+            }
+        }
+        return options
+    }
+}
+
+/// Tells absolute URIs from relative references (RFC 3986 §4.3) without allocating a URL.
+enum URIReference {
+    static func isAbsolute(_ uri: String) -> Bool {
+        guard let colon = uri.utf8.firstIndex(of: UInt8(ascii: ":")), colon != uri.utf8.startIndex else { return false }
+        let scheme = uri.utf8[..<colon]
+        guard let first = scheme.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else { return false }
+        return scheme.allSatisfy { byte in
+            let lower = byte | 0x20
+            return (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// Reads and writes the ISO 8601 date-times of PROGRAM-DATE-TIME, START-DATE and END-DATE.
+///
+/// Hand-written because Foundation's ISO8601DateFormatter is slow enough to dominate the parse of a
+/// live playlist that dates every segment, and because it refuses forms senders use (no seconds
+/// fraction, `+0000` offsets, lower-case `t`/`z`).
+public enum ProgramDate {
+    /// Parses `YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm|±hhmm|±hh)`; nil when the text is not such a date.
+    public static func parse<Bytes: Collection>(_ bytes: Bytes) -> Date? where Bytes.Element == UInt8 {
+        var reader = DigitReader(bytes: Array(bytes))
+        guard let year = reader.number(digits: 4), reader.skip("-"),
+            let month = reader.number(digits: 2), reader.skip("-"),
+            let day = reader.number(digits: 2), reader.skip("T") || reader.skip("t") || reader.skip(" "),
+            let hour = reader.number(digits: 2), reader.skip(":"),
+            let minute = reader.number(digits: 2), reader.skip(":"),
+            let second = reader.number(digits: 2)
+        else { return nil }
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+
+        var fraction = 0.0
+        if reader.skip(".") || reader.skip(",") {
+            var scale = 0.1
+            var sawDigit = false
+            while let digit = reader.digit() {
+                fraction += Double(digit) * scale
+                scale /= 10
+                sawDigit = true
+            }
+            guard sawDigit else { return nil }
+        }
+
+        var offsetSeconds = 0
+        if reader.skip("Z") || reader.skip("z") {
+            offsetSeconds = 0
+        } else if let sign = reader.sign() {
+            guard let offsetHours = reader.number(digits: 2) else { return nil }
+            _ = reader.skip(":")
+            let offsetMinutes = reader.number(digits: 2) ?? 0
+            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        } else {
+            return nil  // A date without a zone is ambiguous; the spec requires one.
+        }
+        guard reader.isAtEnd else { return nil }
+
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    public static func parse(_ text: String) -> Date? {
+        parse(text.utf8)
+    }
+
+    /// Formats a date the way playlists write it: UTC with milliseconds.
+    public static func format(_ date: Date) -> String {
+        let totalMilliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let milliseconds = ((totalMilliseconds % 1000) + 1000) % 1000
+        let totalSeconds = (totalMilliseconds - milliseconds) / 1000
+        let secondsOfDay = ((totalSeconds % 86_400) + 86_400) % 86_400
+        let days = (totalSeconds - secondsOfDay) / 86_400
+        let (year, month, day) = civilFromDays(days)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondsOfDay / 3600, 2)):"
+            + "\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2)).\(pad(milliseconds, 3))Z"
+    }
+
+    /// Days since 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthPrime = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthPrime + 2) / 5 + 1
+        let month = monthPrime < 10 ? monthPrime + 3 : monthPrime - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+private struct DigitReader {
+    let bytes: [UInt8]
+    var index = 0
+
+    var isAtEnd: Bool { index == bytes.count }
+
+    mutating func digit() -> Int? {
+        guard index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") else { return nil }
+        defer { index += 1 }
+        return Int(bytes[index] - UInt8(ascii: "0"))
+    }
+
+    mutating func number(digits: Int) -> Int? {
+        var value = 0
+        for _ in 0..<digits {
+            guard let digit = digit() else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
+    mutating func skip(_ character: Unicode.Scalar) -> Bool {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func sign() -> Int? {
+        if skip("+") { return 1 }
+        if skip("-") { return -1 }
+        return nil
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+@testable import HLS
+
+@Suite("ISO 8601 program dates")
+struct ProgramDateTests {
+    @Test(
+        "Dates with Z, numeric offsets, fractions and lower-case separators read as the same instant",
+        arguments: [
+            "2026-01-02T03:04:05.250Z", "2026-01-02T03:04:05.25Z", "2026-01-02t03:04:05.250z",
+            "2026-01-02T04:04:05.250+01:00", "2026-01-02T04:04:05.250+0100", "2026-01-02T01:04:05.250-02:00",
+        ])
+    func readsEquivalentForms(text: String) throws {
+        let expected = Date(timeIntervalSince1970: 1_767_323_045.25)
+        let date = try #require(ProgramDate.parse(text))
+        #expect(abs(date.timeIntervalSince(expected)) < 0.000_001)
+    }
+
+    @Test(
+        "Text that is not a complete zoned date is refused",
+        arguments: ["", "2026-01-02", "2026-01-02T03:04:05", "2026-13-02T03:04:05Z", "2026-01-02T03:04:05.Z", "2026-01-02T03:04:05Zjunk"])
+    func refusesIncompleteDates(text: String) {
+        #expect(ProgramDate.parse(text) == nil)
+    }
+
+    @Test("Formatting writes UTC with milliseconds and reads back to the same instant")
+    func formatRoundTrips() throws {
+        let date = Date(timeIntervalSince1970: 951_782_400.5)  // 2000-02-29, a leap day
+        #expect(ProgramDate.format(date) == "2000-02-29T00:00:00.500Z")
+        #expect(ProgramDate.parse(ProgramDate.format(date)) == date)
+    }
+}
