@@ -31,10 +31,26 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// The same failure reported against `input`, the argument the caller gave, naming what failed inside it.
-    func within(_ input: String, part: String) -> MediaError {
+    /// What the failing resource was to the input ("segment", "init section"), until `within` names it.
+    var role: String?
+
+    /// Runs `body`, marking a failure as one of the resource playing `role`, unless a deeper step
+    /// already said what failed.
+    static func inRole<Value>(_ role: String, _ body: () throws(MediaError) -> Value) throws(MediaError) -> Value {
+        do {
+            return try body()
+        } catch {
+            var marked = error
+            marked.role = marked.role ?? role
+            throw marked
+        }
+    }
+
+    /// The same failure reported against `input`, the argument the caller gave, naming what failed
+    /// inside it: "master.m3u8: segment http://…/seg0.ts: the server answered HTTP 404 Not Found".
+    func within(_ input: String) -> MediaError {
         guard input != self.input else { return self }
-        return MediaError(input: input, part: self.part ?? "\(part) \(self.input)", reason: reason)
+        return MediaError(input: input, part: [role, self.input].compactMap { $0 }.joined(separator: " "), reason: reason)
     }
 
     public var description: String {

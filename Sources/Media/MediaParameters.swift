@@ -8,8 +8,8 @@ public struct MediaParameters: Sendable, Hashable {
     /// The variant probed, when the input is a multivariant playlist.
     public var variant: Int?
     public var streams: [StreamParameters]
-    /// Languages of the variant's audio and subtitle renditions; nil when the input declared none
-    /// (a segment or media playlist), in which case stream language tags stand in.
+    /// Languages of the variant's audio and subtitle renditions; nil when the input declares none
+    /// (a segment or media playlist). Where it names no language, stream language tags stand in.
     public var renditionLanguages: RenditionLanguages?
 
     public init(
@@ -28,18 +28,20 @@ public struct MediaParameters: Sendable, Hashable {
     /// The stream a player would play first: the first audio stream.
     public var audio: StreamParameters? { streams.first(where: \.isAudio) }
 
-    /// Audio languages on offer: the renditions' when known, else the streams' tags.
+    /// Audio languages on offer: the renditions' when they name any, else the streams' tags.
     public var audioLanguages: [String] {
-        renditionLanguages?.audio ?? streams.filter(\.isAudio).compactMap(\.knownLanguage)
+        let declared = renditionLanguages?.audio ?? []
+        return declared.isEmpty ? streams.filter(\.isAudio).compactMap(\.knownLanguage) : declared
     }
 
     public var subtitleLanguages: [String] {
-        renditionLanguages?.subtitles ?? streams.filter(\.isSubtitle).compactMap(\.knownLanguage)
+        let declared = renditionLanguages?.subtitles ?? []
+        return declared.isEmpty ? streams.filter(\.isSubtitle).compactMap(\.knownLanguage) : declared
     }
 
     /// The audio language a player starts with: the default rendition's, else the first audio stream's.
     public var selectedAudioLanguage: String? {
-        renditionLanguages.map(\.selectedAudio) ?? audio?.knownLanguage
+        renditionLanguages?.selectedAudio ?? audio?.knownLanguage
     }
 
     /// The subtitle language shown without the viewer choosing: the default subtitle rendition's.

@@ -81,6 +81,7 @@ struct MediaCommandTests {
         let baseline = try Data(contentsOf: try TestMedia.file(.baseline))
         let truncated = try scratch.write("truncated.ts", baseline.prefix(2_000)).path
         let missing = scratch.url.appendingPathComponent("missing.ts").path
+        let emptyPlaylist = try scratch.write("empty.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-ENDLIST\n").path
         let notFound = server.url("_status/404").absoluteString
         let serverError = server.url("_status/500").absoluteString
         let hang = server.url("_hang").absoluteString
@@ -92,6 +93,7 @@ struct MediaCommandTests {
             (hang, "no answer within 1 s (timed out)"),
             (text, "not a media segment or playlist (invalid data: an unknown format, or a truncated or damaged file)"),
             (truncated, "the parameters of stream 1 (audio) could not be read; the file may be truncated or damaged"),
+            (emptyPlaylist, "the playlist has no segments"),
             ("rtmp://127.0.0.1/live", "unsupported URL scheme 'rtmp'; use a file path, file:, http: or https:"),
         ]
         for (input, reason) in cases {

@@ -18,6 +18,8 @@ struct MediaRecipe: Sendable, Hashable, CustomStringConvertible {
     var sampleRate = 48000
     var channels = 2
     var language = "eng"
+    /// Which of the picture and the tone the clip carries: HLS puts them in separate renditions.
+    var streams = Streams.both
     /// "mpegts" or "mp4".
     var container = "mpegts"
 
@@ -26,15 +28,30 @@ struct MediaRecipe: Sendable, Hashable, CustomStringConvertible {
     static func == (left: MediaRecipe, right: MediaRecipe) -> Bool { left.arguments == right.arguments }
     func hash(into hasher: inout Hasher) { hasher.combine(arguments) }
 
+    enum Streams: String, Sendable {
+        case both, videoOnly, audioOnly
+    }
+
     /// The ffmpeg arguments before the output name; the cache key is made of exactly these.
     var arguments: [String] {
+        encodingArguments + ["-f", container]
+    }
+
+    /// Inputs, encoders and their settings: what a file and an HLS packaging of the recipe share.
+    var encodingArguments: [String] {
         var video = ["testsrc2=size=\(size):rate=\(frameRate):duration=1"]
         if let sampleAspectRatio { video.append("setsar=\(sampleAspectRatio)") }
         var arguments = [
             "-v", "error", "-y", "-nostdin",
             "-f", "lavfi", "-i", video.joined(separator: ","),
             "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(sampleRate):duration=1",
-            "-map", "0:v", "-map", "1:a",
+        ]
+        switch streams {
+        case .both: arguments += ["-map", "0:v", "-map", "1:a"]
+        case .videoOnly: arguments += ["-map", "0:v"]
+        case .audioOnly: arguments += ["-map", "1:a"]
+        }
+        arguments += [
             "-c:v", videoCodec, "-preset", "veryfast", "-pix_fmt", pixelFormat, "-g", "30",
         ]
         if videoCodec == "libx265" {
@@ -46,7 +63,7 @@ struct MediaRecipe: Sendable, Hashable, CustomStringConvertible {
             arguments += ["-color_trc", colour.transfer, "-color_primaries", colour.primaries, "-colorspace", colour.space]
         }
         arguments += ["-c:a", "aac", "-ar", String(sampleRate), "-ac", String(channels)]
-        arguments += ["-metadata:s:a:0", "language=\(language)", "-f", container]
+        if streams != .videoOnly { arguments += ["-metadata:s:a:0", "language=\(language)"] }
         return arguments
     }
 
@@ -100,6 +117,8 @@ extension MediaRecipe {
         $0.container = "mp4"
     }
 
+    static let french = baseline("french") { $0.language = "fra" }
+
     static let all: [MediaRecipe] = [
         .baseline, .hevc, .fps25, .fps2997, .fourByThree, .anamorphic, .rate44100, .surround, .tenBit,
         .hevcSDR10, .hevcHLG, .hevcPQ, .mp4, .hevcMP4,
@@ -129,6 +148,32 @@ enum TestMedia {
         try Tool.run("ffmpeg", recipe.arguments + [partial.path])
         try publish(partial, as: target)
         return target
+    }
+
+    /// How the recipe is cut into an HLS media playlist.
+    enum Packaging: String, Sendable {
+        /// MPEG-TS segments.
+        case transportStream = "ts"
+        /// fMP4 segments after an EXT-X-MAP init section.
+        case fragmentedMP4 = "fmp4"
+        /// One fMP4 file addressed by EXT-X-BYTERANGE, its init section a byte range too.
+        case byteRanges = "fmp4-single"
+    }
+
+    /// A folder holding `index.m3u8` and its segments, made by ffmpeg's HLS muxer from `recipe`.
+    static func hls(_ recipe: MediaRecipe, _ packaging: Packaging) throws -> URL {
+        var arguments = recipe.encodingArguments + ["-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod"]
+        switch packaging {
+        case .transportStream: arguments += ["-hls_segment_filename", "SEGMENTS/seg%d.ts"]
+        case .fragmentedMP4: arguments += ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4", "-hls_segment_filename", "SEGMENTS/seg%d.m4s"]
+        case .byteRanges: arguments += ["-hls_segment_type", "fmp4", "-hls_flags", "single_file"]
+        }
+        let name = "hls-\(recipe.name)-\(packaging.rawValue)-\(StableHash.hex(arguments.joined(separator: "\u{1F}")))"
+        return try cached(name) { folder in
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let resolved = arguments.map { $0.replacingOccurrences(of: "SEGMENTS", with: folder.path) }
+            try Tool.run("ffmpeg", resolved + [folder.appendingPathComponent("index.m3u8").path])
+        }
     }
 
     /// Makes `target` (a file or a folder) by running `make` on a temporary path, then renaming.
@@ -191,24 +236,5 @@ enum Tool {
                 "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: errorData, as: UTF8.self))")
         }
         return data
-    }
-
-    /// `ffprobe -show_streams -of json FILE`, each stream's fields flattened to strings
-    /// (`tags.language` for the nested tag), as `StreamParameters.fields` keys them.
-    static func ffprobeStreams(_ file: URL) throws -> [[String: String]] {
-        let data = try run("ffprobe", ["-v", "error", "-show_streams", "-of", "json", file.path])
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let streams = object?["streams"] as? [[String: Any]] ?? []
-        return streams.map { stream in
-            var flat: [String: String] = [:]
-            for (key, value) in stream {
-                if let tags = value as? [String: Any] {
-                    for (tag, tagValue) in tags { flat["\(key).\(tag)"] = "\(tagValue)" }
-                } else {
-                    flat[key] = "\(value)"
-                }
-            }
-            return flat
-        }
     }
 }
