@@ -140,14 +140,9 @@ enum TestMedia {
 
     /// The clip `recipe` makes, generating it first when it is not cached.
     static func file(_ recipe: MediaRecipe) throws -> URL {
-        let target = cacheDirectory.appendingPathComponent(recipe.fileName)
-        if FileManager.default.fileExists(atPath: target.path) { return target }
-        try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
-        let partial = cacheDirectory.appendingPathComponent(".\(UUID().uuidString).partial")
-        defer { try? FileManager.default.removeItem(at: partial) }
-        try Tool.run("ffmpeg", recipe.arguments + [partial.path])
-        try publish(partial, as: target)
-        return target
+        try cached(recipe.fileName) { partial in
+            try Tool.run("ffmpeg", recipe.arguments + [partial.path])
+        }
     }
 
     /// How the recipe is cut into an HLS media playlist.
@@ -210,31 +205,13 @@ enum StableHash {
 
 /// Runs the reference tools (`ffmpeg`, `ffprobe`) the tests compare against.
 enum Tool {
+    /// Runs `tool` from PATH and returns its standard output; a failure carries its standard error.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        nonisolated(unsafe) var errorData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errorData = errors.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
+        let result = try CommandRunner.run(executableURL: URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments)
+        guard result.status == 0 else {
+            throw TestSupportError("\(tool) \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestSupportError(
-                "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(String(decoding: errorData, as: UTF8.self))")
-        }
-        return data
+        return Data(result.stdout.utf8)
     }
 }
