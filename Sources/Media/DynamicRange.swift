@@ -7,15 +7,19 @@ public enum DynamicRange: Sendable, Hashable, CustomStringConvertible {
     case pq
     /// ARIB STD-B67 hybrid log-gamma.
     case hlg
-    /// Dolby Vision; `profile` and `level` from the stream's DOVI configuration record.
-    case dolbyVision(profile: Int, level: Int)
+    /// Dolby Vision, from the stream's DOVI configuration record. `compatibility` is the base layer's
+    /// signal compatibility id (profile 8: 1 HDR10, 2 SDR, 4 HLG), which a non-Dolby receiver plays.
+    case dolbyVision(profile: Int, level: Int, compatibility: Int)
 
     public var description: String {
         switch self {
         case .sdr: "SDR"
         case .pq: "PQ"
         case .hlg: "HLG"
-        case .dolbyVision(let profile, let level): "Dolby Vision profile \(profile) level \(level)"
+        // Profile 8 is always named with its compatibility id (8.1, 8.2, 8.4), as Dolby's documents do.
+        case .dolbyVision(let profile, let level, let compatibility) where profile == 8:
+            "Dolby Vision profile 8.\(compatibility) level \(level)"
+        case .dolbyVision(let profile, let level, _): "Dolby Vision profile \(profile) level \(level)"
         }
     }
 

@@ -171,7 +171,8 @@ enum FFmpegDemuxer {
             size >= MemoryLayout<AVDOVIDecoderConfigurationRecord>.size
         else { return nil }
         let record = UnsafeRawPointer(data).loadUnaligned(as: AVDOVIDecoderConfigurationRecord.self)
-        return .dolbyVision(profile: Int(record.dv_profile), level: Int(record.dv_level))
+        return .dolbyVision(
+            profile: Int(record.dv_profile), level: Int(record.dv_level), compatibility: Int(record.dv_bl_signal_compatibility_id))
     }
 
     /// ffprobe prints the profile's name, or its number when the name is unknown to libavcodec.

@@ -43,3 +43,35 @@ struct ProbeAgreementTests {
         }
     }
 }
+
+@Suite("Probing Dolby Vision")
+struct DolbyVisionTests {
+    @Test(
+        "A Dolby Vision configuration record is reported with its profile, compatibility and level, as ffprobe reads it",
+        arguments: [
+            (DolbyVisionFixture.Configuration(profile: 8, level: 4, compatibility: 1), "Dolby Vision profile 8.1 level 4"),
+            (DolbyVisionFixture.Configuration(profile: 5, level: 6, compatibility: 0), "Dolby Vision profile 5 level 6"),
+        ])
+    func dolbyVision(configuration: DolbyVisionFixture.Configuration, expected: String) throws {
+        let file = try DolbyVisionFixture.file(from: .hevcPQMP4, configuration)
+        let media = try MediaProbe.probe(file.path)
+        #expect(media.video?.dynamicRange?.description == expected)
+        try FFprobeAgreement.expect(media.streams, agreeWith: file)
+
+        let data = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_streams", "-of", "json", file.path])
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let sideData = ((object?["streams"] as? [[String: Any]])?.first?["side_data_list"] as? [[String: Any]]) ?? []
+        let record = try #require(sideData.first { $0["side_data_type"] as? String == "DOVI configuration record" })
+        #expect(record["dv_profile"] as? Int == Int(configuration.profile))
+        #expect(record["dv_level"] as? Int == Int(configuration.level))
+        #expect(record["dv_bl_signal_compatibility_id"] as? Int == Int(configuration.compatibility))
+    }
+
+    @Test("Dolby Vision against its own base layer without the record differs only in dynamic range")
+    func againstBaseLayer() throws {
+        let dolby = try DolbyVisionFixture.file(from: .hevcPQMP4, .init(profile: 8, level: 4, compatibility: 1))
+        let comparison = MediaComparison(
+            primary: try MediaProbe.probe(try TestMedia.file(.hevcPQMP4).path), interstitial: try MediaProbe.probe(dolby.path))
+        #expect(comparison.mismatches == [Mismatch(dimension: .dynamicRange, primary: "PQ", interstitial: "Dolby Vision profile 8.1 level 4")])
+    }
+}

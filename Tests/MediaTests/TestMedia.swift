@@ -117,6 +117,13 @@ extension MediaRecipe {
         $0.container = "mp4"
     }
 
+    /// The base layer of the Dolby Vision fixtures: HEVC Main 10 in MP4, PQ.
+    static let hevcPQMP4 = baseline("hevc-pq-mp4") {
+        $0.videoCodec = "libx265"
+        $0.pixelFormat = "yuv420p10le"
+        $0.colour = ("smpte2084", "bt2020", "bt2020nc")
+        $0.container = "mp4"
+    }
     static let french = baseline("french") { $0.language = "fra" }
 
     static let all: [MediaRecipe] = [
