@@ -14,6 +14,7 @@ enum FFmpegFailure {
         }
         switch code {
         case CFFmpeg_AVERROR(ENOENT): return .notFound
+        case CFFmpeg_AVERROR(EISDIR): return .directory
         case CFFmpeg_AVERROR_HTTP_NOT_FOUND(): return .httpStatus("404 Not Found")
         case CFFmpeg_AVERROR_HTTP_FORBIDDEN(): return .httpStatus("403 Forbidden")
         case CFFmpeg_AVERROR_HTTP_UNAUTHORIZED(): return .httpStatus("401 Unauthorized")

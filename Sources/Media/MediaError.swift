@@ -4,9 +4,11 @@
 public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Reason: Sendable, Hashable {
         case notFound
+        case directory
         case httpStatus(String)
         case timedOut(seconds: Double)
         case unsupportedScheme(String)
+        case malformedURL(String)
         case notMedia(detail: String)
         /// The container opened but holds no stream whose parameters could be read.
         case noUsableStreams
@@ -61,12 +63,16 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         switch reason {
         case .notFound:
             "no such file"
+        case .directory:
+            "a directory, not a file"
         case .httpStatus(let status):
             "the server answered HTTP \(status)"
         case .timedOut(let seconds):
             "no answer within \(Self.format(seconds)) s (timed out)"
         case .unsupportedScheme(let scheme):
             "unsupported URL scheme '\(scheme)'; use a file path, file:, http: or https:"
+        case .malformedURL(let detail):
+            "a malformed URL (\(detail))"
         case .notMedia(let detail):
             "not a media segment or playlist (\(detail))"
         case .noUsableStreams:
@@ -76,7 +82,7 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         case .emptyPlaylist:
             "the playlist has no segments"
         case .invalidPlaylist(let detail):
-            "not a usable playlist (\(detail))"
+            "not a usable playlist: \(detail.hasSuffix(".") ? String(detail.dropLast()) : detail)"
         case .variantOutOfRange(let requested, let available):
             "variant \(requested) does not exist; the playlist has \(available) (numbered from 0)"
         case .tooLarge(let limit):

@@ -11,6 +11,7 @@ public struct MediaLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads a command-line argument or a URI from a playlist.
     public init(_ text: String) throws(MediaError) {
+        guard !text.isEmpty else { throw MediaError(input: "\"\"", reason: .malformedURL("an empty path")) }
         guard let scheme = Self.scheme(of: text) else {
             ffmpegURL = text
             isRemote = false
@@ -22,7 +23,7 @@ public struct MediaLocation: Sendable, Hashable, CustomStringConvertible {
             isRemote = true
         case "file":
             guard let url = URL(string: text), url.isFileURL else {
-                throw MediaError(input: text, reason: .invalidPlaylist("a malformed file URL"))
+                throw MediaError(input: text, reason: .malformedURL("a file URL needs a path"))
             }
             ffmpegURL = url.path
             isRemote = false
@@ -38,7 +39,7 @@ public struct MediaLocation: Sendable, Hashable, CustomStringConvertible {
         }
         if isRemote {
             guard let base = URL(string: ffmpegURL), let resolved = URL(string: reference, relativeTo: base) else {
-                throw MediaError(input: reference, reason: .invalidPlaylist("a URI that does not resolve against \(ffmpegURL)"))
+                throw MediaError(input: reference, reason: .malformedURL("it does not resolve against \(ffmpegURL)"))
             }
             return try MediaLocation(resolved.absoluteString)
         }

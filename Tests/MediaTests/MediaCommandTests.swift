@@ -85,12 +85,17 @@ struct MediaCommandTests {
         let notFound = server.url("_status/404").absoluteString
         let serverError = server.url("_status/500").absoluteString
         let hang = server.url("_hang").absoluteString
+        let hangingPlaylist = server.url("_hang/master.m3u8").absoluteString
+        let notAPlaylist = try scratch.write("notes.m3u8", "these are notes, not a playlist\n").path
 
         let cases: [(input: String, reason: String)] = [
             (missing, "no such file"),
             (notFound, "the server answered HTTP 404 Not Found"),
             (serverError, "the server answered HTTP 5xx (server error)"),
             (hang, "no answer within 1 s (timed out)"),
+            (hangingPlaylist, "no answer within 1 s (timed out)"),
+            (scratch.url.path, "a directory, not a file"),
+            (notAPlaylist, "not a usable playlist: The first line is not #EXTM3U, so the file is not an HLS playlist"),
             (text, "not a media segment or playlist (invalid data: an unknown format, or a truncated or damaged file)"),
             (truncated, "the parameters of stream 1 (audio) could not be read; the file may be truncated or damaged"),
             (emptyPlaylist, "the playlist has no segments"),
