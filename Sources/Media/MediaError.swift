@@ -50,8 +50,11 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The same failure reported against `input`, the argument the caller gave, naming what failed
     /// inside it: "master.m3u8: segment http://…/seg0.ts: the server answered HTTP 404 Not Found".
-    func within(_ input: String) -> MediaError {
-        guard input != self.input else { return self }
+    /// A failure of `opened`, the input itself as FFmpeg was asked to open it, is the input's own.
+    func within(_ input: String, openedAs opened: String) -> MediaError {
+        guard self.input != input, self.input != opened else {
+            return MediaError(input: input, part: part, reason: reason)
+        }
         return MediaError(input: input, part: [role, self.input].compactMap { $0 }.joined(separator: " "), reason: reason)
     }
 

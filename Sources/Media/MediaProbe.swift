@@ -9,14 +9,18 @@ public enum MediaProbe {
     public static func probe(_ input: String, variant: Int? = nil, options: ProbeOptions = ProbeOptions()) throws(MediaError) -> MediaParameters {
         let deadline = ProbeDeadline(seconds: options.timeout)
         let location = try MediaLocation(input)
-        if location.looksLikePlaylist {
-            return try PlaylistProbe.probe(location, input: input, variant: variant, options: options, deadline: deadline)
-        }
-        switch try FFmpegDemuxer.open(location, options: options, deadline: deadline) {
-        case .streams(let streams):
-            return MediaParameters(input: input, probedURLs: [location.description], streams: streams)
-        case .playlist:
-            return try PlaylistProbe.probe(location, input: input, variant: variant, options: options, deadline: deadline)
+        do {
+            if location.looksLikePlaylist {
+                return try PlaylistProbe.probe(location, input: input, variant: variant, options: options, deadline: deadline)
+            }
+            switch try FFmpegDemuxer.open(location, options: options, deadline: deadline) {
+            case .streams(let streams):
+                return MediaParameters(input: input, probedURLs: [location.description], streams: streams)
+            case .playlist:
+                return try PlaylistProbe.probe(location, input: input, variant: variant, options: options, deadline: deadline)
+            }
+        } catch {
+            throw error.within(input, openedAs: location.description)
         }
     }
 }

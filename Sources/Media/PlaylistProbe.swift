@@ -10,20 +10,15 @@ enum PlaylistProbe {
     static func probe(
         _ location: MediaLocation, input: String, variant: Int?, options: ProbeOptions, deadline: ProbeDeadline
     ) throws(MediaError) -> MediaParameters {
-        do throws(MediaError) {
-            switch try load(location, options: options, deadline: deadline) {
-            case .media(let playlist):
-                var media = try firstSegment(of: playlist, at: location, options: options, deadline: deadline)
-                media.input = input
-                return media
-            case .multivariant(let playlist):
-                var media = try probe(playlist, at: location, variant: variant ?? 0, options: options, deadline: deadline)
-                media.input = input
-                return media
-            }
-        } catch {
-            throw error.within(input)
+        var media: MediaParameters
+        switch try load(location, options: options, deadline: deadline) {
+        case .media(let playlist):
+            media = try firstSegment(of: playlist, at: location, options: options, deadline: deadline)
+        case .multivariant(let playlist):
+            media = try probe(playlist, at: location, variant: variant ?? 0, options: options, deadline: deadline)
         }
+        media.input = input
+        return media
     }
 
     private static func probe(

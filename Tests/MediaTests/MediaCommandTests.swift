@@ -90,6 +90,7 @@ struct MediaCommandTests {
 
         let cases: [(input: String, reason: String)] = [
             (missing, "no such file"),
+            (URL(fileURLWithPath: missing).absoluteString, "no such file"),
             (notFound, "the server answered HTTP 404 Not Found"),
             (serverError, "the server answered HTTP 5xx (server error)"),
             (hang, "no answer within 1 s (timed out)"),
