@@ -23,6 +23,9 @@ enum ProbeCommand {
         do throws(UsageError) {
             options = try MediaOptions.probeOptions(parsed)
             variant = try parsed.value("variant", as: Int.self)
+            if let variant, variant < 0 {
+                throw UsageError(commandPath: parsed.path, message: "--variant counts from 0, not '\(variant)'")
+            }
         } catch {
             return Airlab.usage(error)
         }

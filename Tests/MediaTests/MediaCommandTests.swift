@@ -118,6 +118,28 @@ struct MediaCommandTests {
         #expect(result.stderr == "airlab compare: \(missing): no such file\n")
     }
 
+    @Test("probe --variant N probes that variant of a multivariant playlist")
+    func probeVariant() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for (name, folder) in [("avc", try TestMedia.hls(.baseline, .transportStream)), ("hevc", try TestMedia.hls(.hevc, .fragmentedMP4))] {
+            try FileManager.default.copyItem(at: folder, to: scratch.url.appendingPathComponent(name))
+        }
+        let master = try scratch.write("master.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2\navc/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=1\nhevc/index.m3u8\n")
+        let result = try CommandRunner.run("airlab", ["probe", master.path, "--variant", "1", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["variant"] as? Int == 1)
+        #expect(((object["streams"] as? [[String: Any]])?.first)?["codec_name"] as? String == "hevc")
+    }
+
+    @Test("A negative variant is a usage error")
+    func negativeVariant() throws {
+        let result = try CommandRunner.run("airlab", ["probe", "master.m3u8", "--variant", "-1"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "airlab probe: --variant counts from 0, not '-1' (see 'airlab probe --help')\n")
+    }
+
     @Test("A timeout that is not a positive number is a usage error")
     func badTimeout() throws {
         for value in ["soon", "0", "-1"] {
