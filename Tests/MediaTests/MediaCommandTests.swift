@@ -120,11 +120,8 @@ struct MediaCommandTests {
 
     @Test("probe --variant N probes that variant of a multivariant playlist")
     func probeVariant() throws {
-        let scratch = try Scratch()
+        let scratch = try TestMedia.stage(["avc": try TestMedia.hls(.baseline, .transportStream), "hevc": try TestMedia.hls(.hevc, .fragmentedMP4)])
         defer { scratch.remove() }
-        for (name, folder) in [("avc", try TestMedia.hls(.baseline, .transportStream)), ("hevc", try TestMedia.hls(.hevc, .fragmentedMP4))] {
-            try FileManager.default.copyItem(at: folder, to: scratch.url.appendingPathComponent(name))
-        }
         let master = try scratch.write("master.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2\navc/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=1\nhevc/index.m3u8\n")
         let result = try CommandRunner.run("airlab", ["probe", master.path, "--variant", "1", "--json"])
         #expect(result.status == 0, "\(result.stderr)")

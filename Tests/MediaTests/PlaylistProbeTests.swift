@@ -5,15 +5,6 @@ import Testing
 
 @Suite("Probing through playlists")
 struct PlaylistProbeTests {
-    /// A scratch folder holding copies of generated HLS packagings under the given names.
-    private func stage(_ packagings: [String: URL]) throws -> Scratch {
-        let scratch = try Scratch()
-        for (name, folder) in packagings {
-            try FileManager.default.copyItem(at: folder, to: scratch.url.appendingPathComponent(name))
-        }
-        return scratch
-    }
-
     @Test(
         "A media playlist is probed through its first segment, joined to its init section, and agrees with ffprobe on those bytes",
         arguments: [TestMedia.Packaging.transportStream, .fragmentedMP4, .byteRanges])
@@ -45,7 +36,7 @@ struct PlaylistProbeTests {
 
     @Test("A multivariant playlist is probed through the variant asked for, the first by default")
     func variantSelection() throws {
-        let scratch = try stage(["avc": try TestMedia.hls(.baseline, .transportStream), "hevc": try TestMedia.hls(.hevc, .fragmentedMP4)])
+        let scratch = try TestMedia.stage(["avc": try TestMedia.hls(.baseline, .transportStream), "hevc": try TestMedia.hls(.hevc, .fragmentedMP4)])
         defer { scratch.remove() }
         let master = try scratch.write("master.m3u8", """
             #EXTM3U
@@ -74,7 +65,7 @@ struct PlaylistProbeTests {
         video.streams = .videoOnly
         var audio = MediaRecipe.baseline
         audio.streams = .audioOnly
-        let scratch = try stage(["video": try TestMedia.hls(video, .fragmentedMP4), "audio": try TestMedia.hls(audio, .transportStream)])
+        let scratch = try TestMedia.stage(["video": try TestMedia.hls(video, .fragmentedMP4), "audio": try TestMedia.hls(audio, .transportStream)])
         defer { scratch.remove() }
         let master = try scratch.write("master.m3u8", """
             #EXTM3U
@@ -93,7 +84,7 @@ struct PlaylistProbeTests {
 
     @Test("Languages come from the variant's renditions; an interstitial without the selected one is a mismatch")
     func languageCoverage() throws {
-        let scratch = try stage(["main": try TestMedia.hls(.baseline, .transportStream)])
+        let scratch = try TestMedia.stage(["main": try TestMedia.hls(.baseline, .transportStream)])
         defer { scratch.remove() }
         let master = try scratch.write("master.m3u8", """
             #EXTM3U
@@ -115,7 +106,7 @@ struct PlaylistProbeTests {
 
     @Test("Over HTTP, playlists and segments are fetched from the server and relative URIs resolve against the playlist URL")
     func overHTTP() throws {
-        let scratch = try stage(["avc": try TestMedia.hls(.baseline, .transportStream), "hevc": try TestMedia.hls(.hevc, .fragmentedMP4)])
+        let scratch = try TestMedia.stage(["avc": try TestMedia.hls(.baseline, .transportStream), "hevc": try TestMedia.hls(.hevc, .fragmentedMP4)])
         defer { scratch.remove() }
         try scratch.write("streams/master.m3u8", """
             #EXTM3U

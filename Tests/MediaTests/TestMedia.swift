@@ -178,6 +178,16 @@ enum TestMedia {
         }
     }
 
+    /// A scratch folder holding copies of generated HLS folders under the given names, for playlists
+    /// a test writes next to them.
+    static func stage(_ folders: [String: URL]) throws -> Scratch {
+        let scratch = try Scratch()
+        for (name, folder) in folders {
+            try FileManager.default.copyItem(at: folder, to: scratch.url.appendingPathComponent(name))
+        }
+        return scratch
+    }
+
     /// Makes `target` (a file or a folder) by running `make` on a temporary path, then renaming.
     static func cached(_ name: String, make: (URL) throws -> Void) throws -> URL {
         let target = cacheDirectory.appendingPathComponent(name)
