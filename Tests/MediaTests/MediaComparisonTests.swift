@@ -5,7 +5,7 @@ import Testing
 @Suite("Comparing primary and interstitial media")
 struct MediaComparisonTests {
     @Test(
-        "Comparing two generated clips names exactly the dimensions that differ",
+        "Comparing two generated clips, from files or over HTTP, names exactly the dimensions that differ",
         arguments: [
             (MediaRecipe.baseline, MediaRecipe.baseline, [MediaDimension]()),
             (.baseline, .mp4, []),
@@ -21,12 +21,14 @@ struct MediaComparisonTests {
             (.hevcSDR10, .hevcHLG, [.dynamicRange]),
             (.hevcSDR10, .hevcPQ, [.dynamicRange]),
             (.hevcHLG, .hevcPQ, [.dynamicRange]),
-        ])
-    func namesDifferingDimensions(primary: MediaRecipe, interstitial: MediaRecipe, expected: [MediaDimension]) throws {
-        let comparison = MediaComparison(
-            primary: try MediaProbe.probe(try TestMedia.file(primary).path),
-            interstitial: try MediaProbe.probe(try TestMedia.file(interstitial).path))
-        #expect(comparison.mismatches.map(\.dimension) == expected)
+        ], TestMedia.Transport.allCases)
+    func namesDifferingDimensions(pair: (MediaRecipe, MediaRecipe, [MediaDimension]), transport: TestMedia.Transport) throws {
+        let (primary, interstitial, expected) = pair
+        try TestMedia.withInputs(over: transport) { input in
+            let comparison = MediaComparison(
+                primary: try MediaProbe.probe(try input(primary)), interstitial: try MediaProbe.probe(try input(interstitial)))
+            #expect(comparison.mismatches.map(\.dimension) == expected)
+        }
     }
 
     @Test(

@@ -32,14 +32,14 @@ struct ProbeAgreementTests {
         #expect(media.audio?.codecString == "mp4a.40.2")
     }
 
-    @Test("A clip served over HTTP probes the same as the file")
+    @Test("Each clip served over HTTP by a real server probes the same as the file")
     func httpAgreesWithFile() throws {
-        let server = try TestHTTPServer(serving: TestMedia.cacheDirectory)
-        defer { server.stop() }
-        for recipe in [MediaRecipe.baseline, .hevcMP4] {
-            let file = try TestMedia.file(recipe)
-            let remote = try MediaProbe.probe(server.url(recipe.fileName).absoluteString)
-            #expect(remote.streams == (try MediaProbe.probe(file.path)).streams, "\(recipe)")
+        try TestMedia.withInputs(over: .http) { input in
+            for recipe in MediaRecipe.all {
+                let remote = try MediaProbe.probe(try input(recipe))
+                #expect(remote.probedURLs == [try input(recipe)])
+                #expect(remote.streams == (try MediaProbe.probe(try TestMedia.file(recipe).path)).streams, "\(recipe)")
+            }
         }
     }
 }

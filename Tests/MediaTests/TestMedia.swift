@@ -178,6 +178,24 @@ enum TestMedia {
         }
     }
 
+    /// Where a test reads generated media from.
+    enum Transport: String, CaseIterable, Sendable {
+        case file
+        /// A real HTTP server on 127.0.0.1 serving the cache folder.
+        case http
+    }
+
+    /// Runs `body` with a function giving each recipe's input over `transport`: a path, or a URL on a
+    /// server that lives as long as `body` runs.
+    static func withInputs(over transport: Transport, _ body: ((MediaRecipe) throws -> String) throws -> Void) throws {
+        let server = transport == .http ? try TestHTTPServer(serving: cacheDirectory) : nil
+        defer { server?.stop() }
+        try body { recipe in
+            let file = try TestMedia.file(recipe)
+            return server.map { $0.url(file.lastPathComponent).absoluteString } ?? file.path
+        }
+    }
+
     /// A scratch folder holding copies of generated HLS folders under the given names, for playlists
     /// a test writes next to them.
     static func stage(_ folders: [String: URL]) throws -> Scratch {
