@@ -3,8 +3,8 @@ import Glibc
 
 /// Reads bytes of a file or http(s) resource through FFmpeg's avio.
 ///
-/// Playlists and init sections are fetched the same way segments are opened, so files and URLs share
-/// one mechanism, one deadline and one set of error messages.
+/// Segments, playlists and init sections are all opened this way, so files and URLs share one
+/// mechanism, one deadline and one set of error messages.
 enum ByteFetch {
     /// What to do when the resource is longer than the limit.
     enum Overflow {
@@ -13,29 +13,43 @@ enum ByteFetch {
         case truncate
     }
 
+    /// Opens `location` for reading under `deadline`. The caller closes the context with `avio_close`.
+    static func open(_ location: MediaLocation, deadline: ProbeDeadline) throws(MediaError) -> UnsafeMutablePointer<AVIOContext> {
+        FFmpegLogging.silence()
+        var options: OpaquePointer?
+        av_dict_set(&options, "rw_timeout", deadline.readWriteTimeoutMicroseconds, 0)
+        av_dict_set(&options, "protocol_whitelist", protocolWhitelist, 0)
+        defer { av_dict_free(&options) }
+
+        var context: UnsafeMutablePointer<AVIOContext>?
+        // avio copies the callback; the deadline it points to outlives every use, as callers hold it.
+        var callback = deadline.interruptCallback
+        let opened = avio_open2(&context, location.ffmpegURL, AVIO_FLAG_READ, &callback, &options)
+        guard opened >= 0, let context else {
+            throw FFmpegFailure.mediaError(opened, input: location.description, deadline: deadline)
+        }
+        return context
+    }
+
+    /// The protocols FFmpeg may use; http(s) needs tcp and tls underneath.
+    static let protocolWhitelist = "file,http,https,tcp,tls"
+
     static func read(
         _ location: MediaLocation, range: ByteRangeRequest? = nil, limit: Int, overflow: Overflow,
         deadline: ProbeDeadline
     ) throws(MediaError) -> [UInt8] {
-        FFmpegLogging.silence()
-        let input = location.description
-        var options: OpaquePointer?
-        av_dict_set(&options, "rw_timeout", deadline.readWriteTimeoutMicroseconds, 0)
-        av_dict_set(&options, "protocol_whitelist", FFmpegDemuxer.protocolWhitelist, 0)
-        defer { av_dict_free(&options) }
-
-        var context: UnsafeMutablePointer<AVIOContext>?
-        var callback = deadline.interruptCallback
-        let opened = withExtendedLifetime(deadline) {
-            avio_open2(&context, location.ffmpegURL, AVIO_FLAG_READ, &callback, &options)
-        }
-        guard opened >= 0, let context else {
-            throw FFmpegFailure.mediaError(opened, input: input, deadline: deadline)
-        }
+        let context = try open(location, deadline: deadline)
         defer { avio_close(context) }
+        return try read(from: context, input: location.description, range: range, limit: limit, overflow: overflow, deadline: deadline)
+    }
 
+    /// Reads from an open context: `range` from its start, or everything up to `limit` bytes.
+    static func read(
+        from context: UnsafeMutablePointer<AVIOContext>, input: String, range: ByteRangeRequest? = nil, limit: Int,
+        overflow: Overflow, deadline: ProbeDeadline
+    ) throws(MediaError) -> [UInt8] {
         if let offset = range?.offset, offset > 0 {
-            let sought = withExtendedLifetime(deadline) { avio_seek(context, Int64(offset), SEEK_SET) }
+            let sought = avio_seek(context, Int64(offset), SEEK_SET)
             guard sought >= 0 else {
                 throw FFmpegFailure.mediaError(Int32(truncatingIfNeeded: sought), input: input, deadline: deadline)
             }
@@ -44,9 +58,7 @@ enum ByteFetch {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while bytes.count < wanted {
-            let count = withExtendedLifetime(deadline) {
-                avio_read(context, &chunk, Int32(min(chunk.count, wanted - bytes.count)))
-            }
+            let count = avio_read(context, &chunk, Int32(min(chunk.count, wanted - bytes.count)))
             if count == CFFmpeg_AVERROR_EOF() || count == 0 { break }
             guard count > 0 else { throw FFmpegFailure.mediaError(count, input: input, deadline: deadline) }
             bytes += chunk.prefix(Int(count))

@@ -7,24 +7,28 @@ enum FFmpegDemuxer {
     /// What libavformat found.
     enum Outcome {
         case streams([StreamParameters])
-        /// libavformat took it for an HLS playlist: airlab reads playlists itself.
-        case playlist
+        /// libavformat recognised an HLS playlist, read here in full: airlab parses playlists itself,
+        /// rather than letting FFmpeg's HLS demuxer fetch segments on its own terms.
+        case playlist([UInt8])
     }
-
-    /// The protocols FFmpeg may use; HLS over http(s) needs tcp and tls underneath.
-    static let protocolWhitelist = "file,http,https,tcp,tls"
 
     /// Containers an HLS segment (or a file a person probes alongside one) comes in. Anything else
     /// FFmpeg might recognise, such as a `.txt` file read as ANSI art, is not media here.
     private static let acceptedFormats: Set<String> = [
         "mpegts", "mov", "mp4", "m4a", "aac", "ac3", "eac3", "mp3", "webvtt", "matroska", "webm",
-        "wav", "flac", "ogg", "h264", "hevc", "hls",
+        "wav", "flac", "ogg", "h264", "hevc",
     ]
 
+    /// Opens `location` once, recognises its format from the first bytes, and either probes its
+    /// streams or hands back the playlist it turned out to be, without a second fetch.
     static func open(_ location: MediaLocation, options: ProbeOptions, deadline: ProbeDeadline) throws(MediaError) -> Outcome {
-        try probe(input: location.description, url: location.ffmpegURL, customIO: nil, options: options, deadline: deadline)
+        let io = try ByteFetch.open(location, deadline: deadline)
+        // With a caller-supplied context, avformat_close_input leaves it open: it is closed here.
+        defer { avio_close(io) }
+        return try open(io, url: location.ffmpegURL, input: location.description, options: options, deadline: deadline)
     }
 
+    /// Probes bytes already fetched, such as a segment joined to its init section.
     static func open(bytes: [UInt8], input: String, options: ProbeOptions, deadline: ProbeDeadline) throws(MediaError) -> Outcome {
         let memory = MemoryInput(bytes)
         guard let io = memory.makeContext() else {
@@ -32,15 +36,35 @@ enum FFmpegDemuxer {
         }
         defer { MemoryInput.free(io) }
         return try withExtendedLifetime(memory) { () throws(MediaError) -> Outcome in
-            try probe(input: input, url: nil, customIO: io, options: options, deadline: deadline)
+            try open(io, url: nil, input: input, options: options, deadline: deadline)
         }
     }
 
-    private static func probe(
-        input: String, url: String?, customIO: UnsafeMutablePointer<AVIOContext>?, options: ProbeOptions,
-        deadline: ProbeDeadline
+    private static func open(
+        _ io: UnsafeMutablePointer<AVIOContext>, url: String?, input: String, options: ProbeOptions, deadline: ProbeDeadline
     ) throws(MediaError) -> Outcome {
         FFmpegLogging.silence()
+        var format: UnsafePointer<AVInputFormat>?
+        // Probing keeps what it read in the context's buffer, so nothing is fetched twice.
+        let score = av_probe_input_buffer2(io, &format, url, nil, 0, UInt32(clamping: options.probeSize))
+        guard score >= 0, let format else { throw FFmpegFailure.mediaError(score, input: input, deadline: deadline) }
+
+        let formatNames = String(cString: format.pointee.name)
+        let names = formatNames.split(separator: ",").map(String.init)
+        if names.contains("hls") {
+            return .playlist(
+                try ByteFetch.read(from: io, input: input, limit: options.playlistByteLimit, overflow: .fail, deadline: deadline))
+        }
+        guard names.contains(where: acceptedFormats.contains) else {
+            throw MediaError(input: input, reason: .notMedia(detail: "FFmpeg reads it as '\(formatNames)'"))
+        }
+        return .streams(try streams(io, url: url, format: format, input: input, options: options, deadline: deadline))
+    }
+
+    private static func streams(
+        _ io: UnsafeMutablePointer<AVIOContext>, url: String?, format: UnsafePointer<AVInputFormat>, input: String,
+        options: ProbeOptions, deadline: ProbeDeadline
+    ) throws(MediaError) -> [StreamParameters] {
         guard let allocated = avformat_alloc_context() else {
             throw MediaError(input: input, reason: .ffmpeg(code: CFFmpeg_AVERROR(ENOMEM), message: "out of memory"))
         }
@@ -48,28 +72,16 @@ enum FFmpegDemuxer {
         allocated.pointee.interrupt_callback = deadline.interruptCallback
         allocated.pointee.probesize = Int64(options.probeSize)
         allocated.pointee.max_analyze_duration = Int64(options.analyzeDuration * 1e6)
-        allocated.pointee.pb = customIO
-
-        var dictionary: OpaquePointer?
-        av_dict_set(&dictionary, "rw_timeout", deadline.readWriteTimeoutMicroseconds, 0)
-        av_dict_set(&dictionary, "protocol_whitelist", protocolWhitelist, 0)
-        defer { av_dict_free(&dictionary) }
+        allocated.pointee.pb = io
 
         var context: UnsafeMutablePointer<AVFormatContext>? = allocated
-        return try withExtendedLifetime(deadline) { () throws(MediaError) -> Outcome in
+        return try withExtendedLifetime(deadline) { () throws(MediaError) -> [StreamParameters] in
             // On failure avformat_open_input frees the context and sets it to nil.
-            let opened = avformat_open_input(&context, url, nil, &dictionary)
+            let opened = avformat_open_input(&context, url, format, nil)
             guard opened >= 0, let open = context else {
                 throw FFmpegFailure.mediaError(opened, input: input, deadline: deadline)
             }
             defer { avformat_close_input(&context) }
-
-            let formatNames = String(cString: open.pointee.iformat.pointee.name)
-            let names = formatNames.split(separator: ",").map(String.init)
-            if names.contains("hls") { return .playlist }
-            guard names.contains(where: acceptedFormats.contains) else {
-                throw MediaError(input: input, reason: .notMedia(detail: "FFmpeg reads it as '\(formatNames)'"))
-            }
 
             let found = avformat_find_stream_info(open, nil)
             guard found >= 0 else { throw FFmpegFailure.mediaError(found, input: input, deadline: deadline) }
@@ -86,7 +98,7 @@ enum FFmpegDemuxer {
             guard streams.contains(where: \.isUsable) else {
                 throw MediaError(input: input, reason: .noUsableStreams)
             }
-            return .streams(streams)
+            return streams
         }
     }
 

@@ -10,14 +10,15 @@ public enum MediaProbe {
         let deadline = ProbeDeadline(seconds: options.timeout)
         let location = try MediaLocation(input)
         do {
+            // A playlist named as one is read as text straight away, without asking libavformat.
             if location.looksLikePlaylist {
-                return try PlaylistProbe.probe(location, input: input, variant: variant, options: options, deadline: deadline)
+                return try PlaylistProbe.probe(location, bytes: nil, input: input, variant: variant, options: options, deadline: deadline)
             }
             switch try FFmpegDemuxer.open(location, options: options, deadline: deadline) {
             case .streams(let streams):
                 return MediaParameters(input: input, probedURLs: [location.description], streams: streams)
-            case .playlist:
-                return try PlaylistProbe.probe(location, input: input, variant: variant, options: options, deadline: deadline)
+            case .playlist(let bytes):
+                return try PlaylistProbe.probe(location, bytes: bytes, input: input, variant: variant, options: options, deadline: deadline)
             }
         } catch {
             throw error.within(input, openedAs: location.description)

@@ -7,11 +7,18 @@ import HLS
 /// segment, joined to the segment's init section when there is one. Every fetch goes through avio
 /// under the probe's one deadline.
 enum PlaylistProbe {
+    /// - Parameter bytes: the playlist when it has been read already, else nil to fetch it.
     static func probe(
-        _ location: MediaLocation, input: String, variant: Int?, options: ProbeOptions, deadline: ProbeDeadline
+        _ location: MediaLocation, bytes: [UInt8]?, input: String, variant: Int?, options: ProbeOptions, deadline: ProbeDeadline
     ) throws(MediaError) -> MediaParameters {
         var media: MediaParameters
-        switch try load(location, options: options, deadline: deadline) {
+        let playlist: Playlist
+        if let bytes {
+            playlist = try parse(bytes, at: location)
+        } else {
+            playlist = try load(location, options: options, deadline: deadline)
+        }
+        switch playlist {
         case .media(let playlist):
             media = try firstSegment(of: playlist, at: location, options: options, deadline: deadline)
         case .multivariant(let playlist):
@@ -117,7 +124,10 @@ enum PlaylistProbe {
     }
 
     private static func load(_ location: MediaLocation, options: ProbeOptions, deadline: ProbeDeadline) throws(MediaError) -> Playlist {
-        let bytes = try ByteFetch.read(location, limit: options.playlistByteLimit, overflow: .fail, deadline: deadline)
+        try parse(ByteFetch.read(location, limit: options.playlistByteLimit, overflow: .fail, deadline: deadline), at: location)
+    }
+
+    private static func parse(_ bytes: [UInt8], at location: MediaLocation) throws(MediaError) -> Playlist {
         let result = PlaylistParser.parse(bytes)
         guard let playlist = result.playlist else {
             let reason = result.diagnostics.first(where: { $0.severity == .error })?.message ?? "no #EXTM3U header"

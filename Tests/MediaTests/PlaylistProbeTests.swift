@@ -127,6 +127,22 @@ struct PlaylistProbeTests {
         #expect(MediaComparison(primary: primary, interstitial: interstitial).mismatches.map(\.dimension) == [.videoCodec])
     }
 
+    @Test("A playlist without an .m3u8 name is recognised by its content and read once, from a file or over HTTP")
+    func playlistByContent() throws {
+        let scratch = try TestMedia.stage(["avc": try TestMedia.hls(.baseline, .transportStream)])
+        defer { scratch.remove() }
+        let playlist = scratch.url.appendingPathComponent("avc/playlist")
+        try FileManager.default.copyItem(at: scratch.url.appendingPathComponent("avc/index.m3u8"), to: playlist)
+        let server = try TestHTTPServer(serving: scratch.url)
+        defer { server.stop() }
+
+        let local = try MediaProbe.probe(playlist.path)
+        #expect(local.probedURLs == [scratch.url.appendingPathComponent("avc/seg0.ts").path])
+        let remote = try MediaProbe.probe(server.url("avc/playlist").absoluteString)
+        #expect(remote.probedURLs == [server.url("avc/seg0.ts").absoluteString])
+        #expect(remote.streams == local.streams)
+    }
+
     @Test("A failure inside a playlist names the playlist, the part that failed and the reason")
     func failuresInsidePlaylists() throws {
         let scratch = try Scratch()
