@@ -19,8 +19,8 @@ public enum MediaDimension: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// This dimension's value for one side, as reported; "none" when the side lacks the stream.
     ///
-    /// Profiles are compared only within one codec (see `MediaComparison`), and languages by
-    /// coverage rather than by value, so those two kinds are not read here.
+    /// `MediaComparison` compares profiles only within one codec, and languages by coverage (is the
+    /// primary's language among the interstitial's?) rather than by equality of these lists.
     func value(of media: MediaParameters) -> String {
         let video = media.video
         let audio = media.audio

@@ -3,9 +3,9 @@ import Dispatch
 
 /// The moment a probe gives up, as FFmpeg's interrupt callback sees it.
 ///
-/// FFmpeg polls the callback inside every blocking read and connect, including those its HLS and
-/// HTTP code make on its own, so one deadline bounds the whole probe: playlist, init section and
-/// segment together. `rw_timeout` alone would restart for every read.
+/// FFmpeg polls the callback inside every blocking connect and read, including those its HTTP code
+/// makes on its own (redirects, reconnects), so one deadline bounds the whole probe: playlists, init
+/// section and segment together. `rw_timeout` alone would restart with every read.
 final class ProbeDeadline: @unchecked Sendable {
     let seconds: Double
     private let uptimeNanoseconds: UInt64
