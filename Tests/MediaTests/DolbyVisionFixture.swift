@@ -6,8 +6,8 @@ import TestSupport
 /// ffmpeg 5.1 writes `dvcC` only when copying a stream that already has one, and no Debian encoder
 /// makes Dolby Vision, so the box is added here. libavformat reads only the configuration record to
 /// report Dolby Vision (the RPU NAL units it never needs for probing), so FFmpeg and ffprobe both see
-/// the file as Dolby Vision. The file must keep `moov` after `mdat`: growing `moov` then moves no
-/// sample, so no chunk offset needs fixing.
+/// the file as Dolby Vision. When `moov` comes before `mdat`, growing it moves every sample, so the
+/// chunk offsets (`stco`) move with them.
 enum DolbyVisionFixture {
     struct Configuration: Hashable, Sendable {
         var profile: UInt8
@@ -38,9 +38,10 @@ enum DolbyVisionFixture {
 
     static func inserting(_ configuration: Configuration, into bytes: [UInt8]) throws -> [UInt8] {
         let top = children(of: bytes, in: 0..<bytes.count)
-        guard let moov = top.first(where: { $0.type == "moov" }), let mdat = top.first(where: { $0.type == "mdat" }),
-            mdat.range.lowerBound < moov.range.lowerBound
-        else { throw TestSupportError("expected an MP4 with moov after mdat") }
+        guard let moov = top.first(where: { $0.type == "moov" }), let mdat = top.first(where: { $0.type == "mdat" }) else {
+            throw TestSupportError("expected an MP4 with moov and mdat")
+        }
+        let samplesMove = moov.range.lowerBound < mdat.range.lowerBound
 
         for trak in children(of: bytes, in: body(moov)) where trak.type == "trak" {
             var path = [moov, trak]
@@ -54,15 +55,40 @@ enum DolbyVisionFixture {
             guard let entry = children(of: bytes, in: entries).first(where: { ["hvc1", "hev1"].contains($0.type) }) else { continue }
             let insertion = box(configuration)
             var result = bytes
-            result.insert(contentsOf: insertion, at: entry.range.upperBound)
-            for container in path + [entry] {
-                let offset = container.range.lowerBound
-                let size = UInt32(container.range.count + insertion.count)
-                result.replaceSubrange(offset..<(offset + 4), with: withUnsafeBytes(of: size.bigEndian, Array.init))
+            if samplesMove {
+                // Every track's chunk offsets, each a 32-bit entry after version, flags and count.
+                for track in children(of: bytes, in: body(moov)) where track.type == "trak" {
+                    for offsets in chunkOffsetTables(of: bytes, in: track) {
+                        for entry in stride(from: offsets.range.lowerBound + 16, to: offsets.range.upperBound, by: 4) {
+                            write(readUInt32(bytes, at: entry) + UInt32(insertion.count), into: &result, at: entry)
+                        }
+                    }
+                }
             }
+            // Sizes and offsets are written before the insertion, where they still sit in `result`.
+            for container in path + [entry] {
+                write(UInt32(container.range.count + insertion.count), into: &result, at: container.range.lowerBound)
+            }
+            result.insert(contentsOf: insertion, at: entry.range.upperBound)
             return result
         }
         throw TestSupportError("no HEVC sample entry found")
+    }
+
+    private static func chunkOffsetTables(of bytes: [UInt8], in track: Box) -> [Box] {
+        var level = [track]
+        for type in ["mdia", "minf", "stbl"] {
+            level = level.flatMap { children(of: bytes, in: body($0)) }.filter { $0.type == type }
+        }
+        return level.flatMap { children(of: bytes, in: body($0)) }.filter { $0.type == "stco" }
+    }
+
+    private static func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    private static func write(_ value: UInt32, into bytes: inout [UInt8], at offset: Int) {
+        bytes.replaceSubrange(offset..<(offset + 4), with: withUnsafeBytes(of: value.bigEndian, Array.init))
     }
 
     private struct Box {
@@ -79,7 +105,7 @@ enum DolbyVisionFixture {
         var boxes: [Box] = []
         var offset = range.lowerBound
         while offset + 8 <= range.upperBound {
-            let size = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            let size = Int(readUInt32(bytes, at: offset))
             guard size >= 8, offset + size <= range.upperBound else { break }
             boxes.append(Box(type: String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self), range: offset..<(offset + size)))
             offset += size

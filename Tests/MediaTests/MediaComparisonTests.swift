@@ -17,6 +17,8 @@ struct MediaComparisonTests {
             (.baseline, .anamorphic, [.aspectRatio, .resolution]),
             (.baseline, .rate44100, [.sampleRate]),
             (.baseline, .surround, [.channelLayout]),
+            (.alac16, .alac24, [.sampleResolution]),
+            (.mp4, .alac16, [.audioCodec, .sampleResolution]),
             (.baseline, .tenBit, [.videoProfile, .bitDepth]),
             (.hevcSDR10, .hevcHLG, [.dynamicRange]),
             (.hevcSDR10, .hevcPQ, [.dynamicRange]),
@@ -41,6 +43,7 @@ struct MediaComparisonTests {
             (.rate44100, Mismatch(dimension: .sampleRate, primary: "48000", interstitial: "44100")),
             (.surround, Mismatch(dimension: .channelLayout, primary: "stereo", interstitial: "5.1")),
             (.tenBit, Mismatch(dimension: .bitDepth, primary: "8-bit", interstitial: "10-bit")),
+            (.alac24, Mismatch(dimension: .sampleResolution, primary: "fltp", interstitial: "24-bit")),
         ])
     func mismatchValues(interstitial: MediaRecipe, expected: Mismatch) throws {
         let comparison = MediaComparison(

@@ -15,6 +15,9 @@ struct MediaRecipe: Sendable, Hashable, CustomStringConvertible {
     var pixelFormat = "yuv420p"
     /// color_trc, color_primaries, colorspace, as ffmpeg spells them.
     var colour: (transfer: String, primaries: String, space: String)?
+    var audioCodec = "aac"
+    /// The encoder's sample format when not its default: ALAC stores 24-bit audio as s32p.
+    var sampleFormat: String?
     var sampleRate = 48000
     var channels = 2
     var language = "eng"
@@ -34,7 +37,10 @@ struct MediaRecipe: Sendable, Hashable, CustomStringConvertible {
 
     /// The ffmpeg arguments before the output name; the cache key is made of exactly these.
     var arguments: [String] {
-        encodingArguments + ["-f", container]
+        // moov first, as an MP4 meant for HTTP is written: the test server (Python's http.server)
+        // ignores Range requests, so FFmpeg could not seek back from a trailing moov to the samples.
+        let layout = container == "mp4" ? ["-movflags", "+faststart"] : []
+        return encodingArguments + layout + ["-f", container]
     }
 
     /// Inputs, encoders and their settings: what a file and an HLS packaging of the recipe share.
@@ -62,7 +68,8 @@ struct MediaRecipe: Sendable, Hashable, CustomStringConvertible {
         if let colour {
             arguments += ["-color_trc", colour.transfer, "-color_primaries", colour.primaries, "-colorspace", colour.space]
         }
-        arguments += ["-c:a", "aac", "-ar", String(sampleRate), "-ac", String(channels)]
+        arguments += ["-c:a", audioCodec, "-ar", String(sampleRate), "-ac", String(channels)]
+        if let sampleFormat { arguments += ["-sample_fmt", sampleFormat] }
         if streams != .videoOnly { arguments += ["-metadata:s:a:0", "language=\(language)"] }
         return arguments
     }
@@ -124,11 +131,22 @@ extension MediaRecipe {
         $0.colour = ("smpte2084", "bt2020", "bt2020nc")
         $0.container = "mp4"
     }
+    /// Apple Lossless in MP4, 16-bit and 24-bit: the same codec at two sample resolutions.
+    static let alac16 = baseline("alac16") {
+        $0.container = "mp4"
+        $0.audioCodec = "alac"
+        $0.sampleFormat = "s16p"
+    }
+    static let alac24 = baseline("alac24") {
+        $0.container = "mp4"
+        $0.audioCodec = "alac"
+        $0.sampleFormat = "s32p"
+    }
     static let french = baseline("french") { $0.language = "fra" }
 
     static let all: [MediaRecipe] = [
         .baseline, .hevc, .fps25, .fps2997, .fourByThree, .anamorphic, .rate44100, .surround, .tenBit,
-        .hevcSDR10, .hevcHLG, .hevcPQ, .mp4, .hevcMP4,
+        .hevcSDR10, .hevcHLG, .hevcPQ, .mp4, .hevcMP4, .alac16, .alac24,
     ]
 }
 
