@@ -1,4 +1,4 @@
-import Media
+@testable import Media
 import Synchronization
 import Testing
 
@@ -32,6 +32,15 @@ struct ProbeCacheTests {
         #expect(results.count == 16)
         #expect(counter.count("http://example.test/a.ts") == 1)
         #expect(counter.count("http://example.test/b.ts") == 1)
+    }
+
+    @Test("Probes run on the probe queue's own threads, never on Swift's cooperative pool")
+    func probesLeaveTheCooperativePool() async throws {
+        let cache = ProbeCache { (key: ProbeCache.Key) throws(MediaError) -> MediaParameters in
+            MediaParameters(input: key.input, probedURLs: ProbeQueue.isCurrent ? ["probe queue"] : ["elsewhere"], streams: [])
+        }
+        #expect(!ProbeQueue.isCurrent)
+        #expect(try await cache.parameters(for: "a.ts").probedURLs == ["probe queue"])
     }
 
     @Test("A failed probe is not kept: the next request probes again")
