@@ -15,6 +15,15 @@ let package = Package(
         /// The small argument parser both executables share.
         .target(name: "Arguments"),
 
+        // MARK: - Media
+
+        /// libavformat, libavcodec, libavutil; `shim.h` wraps the macros Swift cannot import.
+        .systemLibrary(
+            name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat libavcodec libavutil",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        /// Probing media with FFmpeg's libraries, and comparing primary and interstitial parameters.
+        .target(name: "Media", dependencies: ["HLS", "CFFmpeg"]),
+
         // MARK: - Emulation
 
         /// Receiver profiles, the transition-latency model and the playback engine. Does no I/O of its own
@@ -31,9 +40,9 @@ let package = Package(
 
         // MARK: - Executables
 
-        .executableTarget(name: "airlab", dependencies: ["Arguments", "Inspection"]),
+        .executableTarget(name: "airlab", dependencies: ["Arguments", "Inspection", "Media"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
-        .executableTarget(name: "airlab-bench", dependencies: ["HLS"]),
+        .executableTarget(name: "airlab-bench", dependencies: ["HLS", "Media"]),
 
         // MARK: - Tests
 
@@ -43,6 +52,7 @@ let package = Package(
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,13 +12,19 @@ enum Airlab {
     /// Exit status for a command line that does not fit (and for I/O failures, per the CLI's contract).
     static let usageStatus: Int32 = 2
 
-    static let commands: [Command] = [PlaylistInspectCommand.command]
+    static let commands: [Command] = [
+        PlaylistInspectCommand.command,
+        ProbeCommand.command,
+        CompareCommand.command,
+    ]
 
     static let root = CommandSpec(
         name: "airlab",
         abstract: "Sender and lab tool for airlab, the AirPlay-style receiver emulator for HLS interstitials.",
         subcommands: [
-            CommandSpec(name: "playlist", abstract: "Work with HLS playlists offline.", subcommands: [PlaylistInspectCommand.spec])
+            CommandSpec(name: "playlist", abstract: "Work with HLS playlists offline.", subcommands: [PlaylistInspectCommand.spec]),
+            ProbeCommand.spec,
+            CompareCommand.spec,
         ])
 
     static func main(_ arguments: [String]) async -> Int32 {

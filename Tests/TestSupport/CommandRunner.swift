@@ -15,8 +15,13 @@ public enum CommandRunner {
     }
 
     public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> CommandResult {
+        try run(executableURL: productsDirectory.appendingPathComponent(executable), arguments, stdin: stdin)
+    }
+
+    /// Runs any executable to completion, such as a reference tool (`/usr/bin/env ffprobe …`).
+    public static func run(executableURL: URL, _ arguments: [String], stdin: Data? = nil) throws -> CommandResult {
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent(executable)
+        process.executableURL = executableURL
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()

@@ -1,0 +1,37 @@
+import CFFmpeg
+import Glibc
+
+/// Turns an FFmpeg error code into the `MediaError` a person can act on.
+enum FFmpegFailure {
+    static func mediaError(_ code: Int32, input: String, deadline: ProbeDeadline) -> MediaError {
+        MediaError(input: input, reason: reason(code, deadline: deadline))
+    }
+
+    static func reason(_ code: Int32, deadline: ProbeDeadline) -> MediaError.Reason {
+        // After an interrupt FFmpeg may report EIO or EOF rather than AVERROR_EXIT; the clock decides.
+        if deadline.hasPassed || code == CFFmpeg_AVERROR_EXIT() || code == CFFmpeg_AVERROR(ETIMEDOUT) {
+            return .timedOut(seconds: deadline.seconds)
+        }
+        switch code {
+        case CFFmpeg_AVERROR(ENOENT): return .notFound
+        case CFFmpeg_AVERROR(EISDIR): return .directory
+        case CFFmpeg_AVERROR_HTTP_NOT_FOUND(): return .httpStatus("404 Not Found")
+        case CFFmpeg_AVERROR_HTTP_FORBIDDEN(): return .httpStatus("403 Forbidden")
+        case CFFmpeg_AVERROR_HTTP_UNAUTHORIZED(): return .httpStatus("401 Unauthorized")
+        case CFFmpeg_AVERROR_HTTP_BAD_REQUEST(): return .httpStatus("400 Bad Request")
+        // FFmpeg folds the other statuses into classes and keeps no exact code.
+        case CFFmpeg_AVERROR_HTTP_OTHER_4XX(): return .httpStatus("4xx (client error)")
+        case CFFmpeg_AVERROR_HTTP_SERVER_ERROR(): return .httpStatus("5xx (server error)")
+        case CFFmpeg_AVERROR_INVALIDDATA(): return .notMedia(detail: "invalid data: an unknown format, or a truncated or damaged file")
+        case CFFmpeg_AVERROR_EOF(): return .noUsableStreams
+        default: return .ffmpeg(code: code, message: message(code))
+        }
+    }
+
+    /// FFmpeg's sentence for `code` (what `av_err2str` would give, which Swift cannot call).
+    static func message(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard av_strerror(code, &buffer, buffer.count) == 0 else { return "unknown error" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
