@@ -28,7 +28,7 @@ let package = Package(
 
         /// Receiver profiles, the transition-latency model and the playback engine. Does no I/O of its own
         /// beyond reading profile files.
-        .target(name: "Emulation", dependencies: ["HLS"], resources: [.copy("Profiles")]),
+        .target(name: "Emulation", dependencies: ["HLS", "Media"], resources: [.copy("Profiles")]),
 
         // MARK: - I/O and reports
 
@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
-        .testTarget(name: "EmulationTests", dependencies: ["Emulation"]),
+        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "Media"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),
     ],
     swiftLanguageModes: [.v6]
