@@ -35,12 +35,16 @@ let package = Package(
         /// Reads playlists and asset lists from files and http(s) URLs, with size caps, timeouts and
         /// bounded redirects, and resolves interstitial durations from their assets.
         .target(name: "Loading", dependencies: ["HLS"]),
+        /// Preparing a cast: reads the playlist and its assets, probes the media, plans one receiver's playback.
+        .target(name: "Casting", dependencies: ["HLS", "Loading", "Media", "Emulation"]),
+        /// The sender and lab side: report writers for sessions and fleets.
+        .target(name: "Lab", dependencies: ["Casting", "Emulation"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
         .target(name: "Inspection", dependencies: ["HLS", "Loading"]),
 
         // MARK: - Executables
 
-        .executableTarget(name: "airlab", dependencies: ["Arguments", "Inspection", "Media"]),
+        .executableTarget(name: "airlab", dependencies: ["Arguments", "Inspection", "Media", "Casting", "Lab", "Emulation"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
         .executableTarget(name: "airlab-bench", dependencies: ["HLS", "Media"]),
 

@@ -1,3 +1,5 @@
+import HLS
+
 /// What happened in one session, as the daemon, `airlab simulate` and the lab report it.
 ///
 /// JSON is the source; the terminal table, JUnit and HTML are views of it. Times are seconds on the
@@ -7,6 +9,10 @@ public struct SessionReport: Sendable, Codable, Hashable {
     public var playlist: String
     public var seed: UInt64
     public var startPosition: Double
+    /// The variant the receiver chose, for a multivariant playlist.
+    public var variant: String?
+    /// What reading the playlist, its assets and the schedule noticed.
+    public var diagnostics: [Diagnostic] = []
     public var timeline: [TimelineEntry]
     public var refusals: [Refusal]
     public var skipped: [Skip]
@@ -73,6 +79,12 @@ public struct SessionRecorder: Sendable {
         report = SessionReport(
             profile: profile, playlist: playlist, seed: seed, startPosition: startPosition, timeline: [], refusals: [],
             skipped: [], errors: [], totals: .init(), endReason: nil, events: [])
+    }
+
+    /// Notes what the plan was made from, for the report.
+    public mutating func describe(variant: String?, diagnostics: [Diagnostic]) {
+        report.variant = variant
+        report.diagnostics = diagnostics
     }
 
     public mutating func record(_ events: [PlaybackEvent]) {

@@ -16,6 +16,7 @@ enum Airlab {
         PlaylistInspectCommand.command,
         ProbeCommand.command,
         CompareCommand.command,
+        SimulateCommand.command,
     ]
 
     static let root = CommandSpec(
@@ -25,6 +26,7 @@ enum Airlab {
             CommandSpec(name: "playlist", abstract: "Work with HLS playlists offline.", subcommands: [PlaylistInspectCommand.spec]),
             ProbeCommand.spec,
             CompareCommand.spec,
+            SimulateCommand.spec,
         ])
 
     static func main(_ arguments: [String]) async -> Int32 {

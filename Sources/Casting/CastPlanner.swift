@@ -1,0 +1,225 @@
+import Emulation
+import Foundation
+import HLS
+import Loading
+import Media
+
+/// One receiver's plan for a cast, and what went into it.
+public struct CastPlan: Sendable {
+    public var profile: ReceiverProfile
+    public var seed: UInt64
+    public var plan: PlaybackPlan
+    public var startPosition: Double?
+    /// The variant this receiver plays, for a multivariant playlist.
+    public var variant: VariantSelection?
+    public var primary: MediaParameters
+    public var schedule: InterstitialSchedule
+    public var diagnostics: [Diagnostic]
+}
+
+/// Prepares casts: reads the playlist and what its interstitials point at, probes the media, and
+/// turns all of it into the plan one receiver profile plays (DESIGN.md §2).
+///
+/// This is where the I/O of a cast happens; the engine that plays the plan does none.
+public struct CastPlanner: Sendable {
+    public var loader: ResourceLoader
+    public var prober: any MediaProbing
+
+    public init(loader: ResourceLoader = ResourceLoader(), prober: any MediaProbing = ProbeCache()) {
+        self.loader = loader
+        self.prober = prober
+    }
+
+    // MARK: - Preparing
+
+    /// Reads the playlist, its events (the sender's applied) and their assets.
+    public func prepare(_ request: CastRequest) async throws(CastError) -> PreparedCast {
+        let location: ResourceLocation
+        let loaded: LoadedPlaylist
+        do throws(LoadingError) {
+            location = try ResourceLocation(argument: request.playlist)
+            loaded = try await loader.loadPlaylist(location, allowingLocalFiles: true)
+        } catch {
+            throw CastError(input: request.playlist, reason: error.reason.description)
+        }
+        var diagnostics = loaded.result.diagnostics
+        var multivariant: MultivariantPlaylist?
+        var media: MediaPlaylist
+        var mediaLocation = loaded.finalLocation
+        switch loaded.result.playlist {
+        case .media(let playlist):
+            media = playlist
+        case .multivariant(let playlist):
+            multivariant = playlist
+            guard let first = playlist.variants.first else {
+                throw CastError(input: request.playlist, reason: "the multivariant playlist has no variants")
+            }
+            // Every variant carries the same date ranges (RFC 8216bis §4.4.5.1); the first one's are read.
+            let variant = try await loadVariant(first, of: loaded.finalLocation, request: request)
+            media = variant.media
+            mediaLocation = variant.location
+            diagnostics += variant.diagnostics
+        case nil:
+            let reason = diagnostics.first { $0.severity == .error }?.message ?? "it is not an HLS playlist"
+            throw CastError(input: request.playlist, reason: reason)
+        }
+
+        let reading = media.interstitialEvents()
+        diagnostics += reading.diagnostics
+        var events = request.automaticallyHandlesInterstitials ? reading.events : []
+        if let client = request.clientEvents {
+            do throws(ClientEvents.Failure) {
+                events = try client.applied(to: events)
+            } catch {
+                throw CastError(input: "interstitial events", reason: error.description)
+            }
+        }
+        let resolution = await AssetDurationResolver(loader: loader).resolve(events, playlist: mediaLocation)
+        diagnostics += resolution.diagnostics
+        return PreparedCast(
+            request: request, location: loaded.finalLocation, multivariant: multivariant, media: media,
+            mediaLocation: mediaLocation, events: events, resolution: resolution, diagnostics: diagnostics)
+    }
+
+    private func loadVariant(
+        _ variant: Variant, of multivariant: ResourceLocation, request: CastRequest
+    ) async throws(CastError) -> (media: MediaPlaylist, location: ResourceLocation, diagnostics: [Diagnostic]) {
+        let loaded: LoadedPlaylist
+        do throws(LoadingError) {
+            let location = try multivariant.resolving(variant.uri)
+            loaded = try await loader.loadPlaylist(location, allowingLocalFiles: multivariant.isLocal)
+        } catch {
+            throw CastError(input: request.playlist, reason: "variant \(variant.uri): \(error.reason)")
+        }
+        guard let media = loaded.result.mediaPlaylist else {
+            throw CastError(input: request.playlist, reason: "variant \(variant.uri) is not a media playlist")
+        }
+        return (media, loaded.finalLocation, loaded.result.diagnostics)
+    }
+
+    // MARK: - Planning
+
+    /// The plan of one receiver profile: its variant, its probes, its latencies drawn from `seed`.
+    public func plan(_ cast: PreparedCast, profile: ReceiverProfile, seed: UInt64) async throws(CastError) -> CastPlan {
+        var diagnostics = cast.diagnostics
+        var media = cast.media
+        var selection: VariantSelection?
+        var primary: MediaParameters
+        var bitsPerSecond: Double?
+        let input = cast.location.url.absoluteString
+
+        if let multivariant = cast.multivariant {
+            let chosen: VariantSelection
+            do throws(NoPlayableVariant) {
+                chosen = try profile.selectVariant(from: multivariant, preferredLanguage: cast.request.preferredLanguage)
+            } catch {
+                throw CastError(input: cast.request.playlist, reason: error.description)
+            }
+            selection = chosen
+            bitsPerSecond = chosen.variant.bandwidth.map(Double.init)
+            if chosen.index != 0 {
+                let variant = try await loadVariant(chosen.variant, of: cast.location, request: cast.request)
+                media = variant.media
+                diagnostics += variant.diagnostics
+            }
+            primary = try await probe(input, variant: chosen.index, as: cast.request.playlist)
+        } else {
+            primary = try await probe(input, variant: nil, as: cast.request.playlist)
+        }
+        if let failure = profile.decodingFailure(of: primary, startCodec: nil) {
+            throw CastError(input: cast.request.playlist, reason: "the primary content cannot play on \(profile.name): \(failure)")
+        }
+
+        let timeline = PrimaryTimeline(media)
+        let schedule = InterstitialSchedule.build(
+            events: cast.events, timeline: timeline, isLive: media.isLive, knownDurations: cast.resolution.durations,
+            startPosition: cast.request.startPosition ?? 0)
+        diagnostics += schedule.diagnostics
+
+        let model = TransitionModel(profile: profile, seed: seed)
+        let assetParameters = await probeAssets(cast.resolution.assets)
+        var breaks: [PlannedBreak] = []
+        // What plays before the next break of a group: primary, or the previous event's last asset.
+        var previousAtPosition: (position: Double, media: MediaParameters)?
+        for scheduled in schedule.breaks {
+            guard let position = scheduled.position, scheduled.plays || scheduled.failure != nil else { continue }
+            let event = scheduled.event
+            var assets: [PlannedAsset] = []
+            var playable: [(index: Int, media: MediaParameters)] = []
+            for (index, asset) in (cast.resolution.assets[event.id] ?? []).enumerated() {
+                var planned = PlannedAsset(uri: asset.uri, duration: asset.duration, failure: asset.failure)
+                if planned.failure == nil {
+                    switch assetParameters[asset.uri] {
+                    case .success(let parameters)?:
+                        if let failure = profile.decodingFailure(of: parameters, startCodec: primary.video?.codecName) {
+                            planned.failure = failure
+                        } else {
+                            planned.transitionFromPrevious = playable.last.map {
+                                model.transition("\(event.id)/\(index)", from: $0.media, to: parameters)
+                            } ?? .instant
+                            playable.append((index, parameters))
+                        }
+                    case .failure(let error)?:
+                        planned.failure = "it cannot be probed (\(error.reasonText))"
+                    case nil:
+                        planned.failure = "it was not probed"
+                    }
+                }
+                assets.append(planned)
+            }
+            let before = previousAtPosition.flatMap { abs($0.position - position) < 0.001 ? $0.media : nil } ?? primary
+            var planned = PlannedBreak(
+                eventID: event.id, position: position, resumeOffset: scheduled.resumeOffset, cue: event.cue, snap: event.snap,
+                restrictions: event.restrictions, playoutLimit: event.playoutLimit, assets: assets, failure: scheduled.failure)
+            if let first = playable.first, let last = playable.last {
+                planned.transitionIn = model.transition("\(event.id)/in", from: before, to: first.media)
+                planned.transitionOut = model.transition("\(event.id)/out", from: last.media, to: primary, bitsPerSecond: bitsPerSecond)
+                previousAtPosition = (position, last.media)
+            }
+            breaks.append(planned)
+        }
+
+        let startup = model.transition("startup", from: nil, to: primary, bitsPerSecond: bitsPerSecond, preloaded: false)
+        let plan = PlaybackPlan(
+            primaryDuration: media.duration, isLive: media.isLive, segmentBoundaries: timeline.boundaries, startup: startup,
+            breaks: breaks)
+        return CastPlan(
+            profile: profile, seed: seed, plan: plan, startPosition: cast.request.startPosition ?? Self.liveStart(media),
+            variant: selection, primary: primary, schedule: schedule, diagnostics: diagnostics)
+    }
+
+    /// Where a live stream starts when the sender does not say: three target durations from the end
+    /// of the window (RFC 8216bis §6.3.3).
+    static func liveStart(_ media: MediaPlaylist) -> Double? {
+        guard media.isLive else { return nil }
+        return max(0, media.duration - 3 * (media.targetDuration ?? 6))
+    }
+
+    private func probe(_ input: String, variant: Int?, as name: String) async throws(CastError) -> MediaParameters {
+        do throws(MediaError) {
+            return try await prober.parameters(for: input, variant: variant)
+        } catch {
+            throw CastError(input: name, reason: "the primary media cannot be probed: \(error.reasonText)")
+        }
+    }
+
+    /// Probes every asset that loaded, concurrently; the prober shares repeated URIs.
+    private func probeAssets(_ assets: [String: [ResolvedAsset]]) async -> [String: Result<MediaParameters, MediaError>] {
+        let uris = Set(assets.values.joined().filter { $0.failure == nil }.map(\.uri))
+        let prober = self.prober
+        return await withTaskGroup(of: (String, Result<MediaParameters, MediaError>).self) { group in
+            for uri in uris {
+                group.addTask {
+                    do throws(MediaError) {
+                        return (uri, .success(try await prober.parameters(for: uri, variant: nil)))
+                    } catch {
+                        return (uri, .failure(error))
+                    }
+                }
+            }
+            var results: [String: Result<MediaParameters, MediaError>] = [:]
+            for await (uri, result) in group { results[uri] = result }
+            return results
+        }
+    }
+}

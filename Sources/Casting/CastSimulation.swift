@@ -1,0 +1,53 @@
+import Emulation
+import HLS
+
+/// What `airlab simulate` reports: one session per receiver profile, and the profiles that could not
+/// play the cast at all.
+public struct SimulationReport: Sendable, Codable {
+    public struct Failure: Sendable, Codable, Hashable {
+        public var profile: String
+        public var reason: String
+    }
+
+    public var playlist: String
+    public var seed: UInt64
+    public var sessions: [SessionReport]
+    public var failures: [Failure]
+}
+
+/// Plays one prepared cast on each profile on a virtual clock.
+public struct CastSimulation: Sendable {
+    public var planner: CastPlanner
+    public var script: SenderScript
+    public var until: Double?
+
+    public init(planner: CastPlanner, script: SenderScript = SenderScript(), until: Double? = nil) {
+        self.planner = planner
+        self.script = script
+        self.until = until
+    }
+
+    /// Plans and plays the cast on every profile, in order; a profile that cannot play it is a failure
+    /// in the report, not the end of the run.
+    public func run(_ cast: PreparedCast, profiles: [ReceiverProfile], seed: UInt64) async -> SimulationReport {
+        var report = SimulationReport(playlist: cast.request.playlist, seed: seed, sessions: [], failures: [])
+        for profile in profiles {
+            do throws(CastError) {
+                let plan = try await planner.plan(cast, profile: profile, seed: seed)
+                report.sessions.append(play(plan, playlist: cast.request.playlist))
+            } catch {
+                report.failures.append(.init(profile: profile.name, reason: error.reason))
+            }
+        }
+        return report
+    }
+
+    /// Plays one plan to its end (or `until`) and returns its report.
+    public func play(_ cast: CastPlan, playlist: String) -> SessionReport {
+        var recorder = SessionRecorder(profile: cast.profile.name, playlist: playlist, seed: cast.seed, startPosition: cast.startPosition ?? 0)
+        recorder.describe(variant: cast.variant?.variant.uri, diagnostics: cast.diagnostics)
+        let simulation = Simulation(plan: cast.plan, script: script, startPosition: cast.startPosition, until: until)
+        let engine = simulation.run(recording: &recorder)
+        return recorder.finish(at: engine.now)
+    }
+}

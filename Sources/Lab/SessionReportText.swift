@@ -1,0 +1,107 @@
+import Casting
+import Emulation
+import Foundation
+
+/// The terminal view of session reports: per receiver, the timeline as a table, what was refused or
+/// skipped, and the totals.
+public enum SessionReportText {
+    public static func render(_ report: SimulationReport) -> String {
+        var blocks = report.sessions.map(render)
+        for failure in report.failures {
+            blocks.append("\(failure.profile): cannot play the cast: \(failure.reason)\n")
+        }
+        return blocks.joined(separator: "\n")
+    }
+
+    public static func render(_ session: SessionReport) -> String {
+        var lines = ["\(session.profile) (seed \(session.seed))"]
+        if let variant = session.variant {
+            lines.append("  plays variant \(variant)")
+        }
+        var rows = [["TIME", "ENTRY", "DETAIL"]]
+        for entry in session.timeline {
+            rows.append([seconds(entry.start, places: 3), entry.kind.rawValue, detail(of: entry)])
+        }
+        for refusal in session.refusals {
+            rows.append([seconds(refusal.time, places: 3), "refused", "\(refusal.command): \(refusal.reason)"])
+        }
+        rows.sort { row, other in
+            guard let time = Double(row[0]), let otherTime = Double(other[0]) else { return row[0] == "TIME" }
+            return time < otherTime
+        }
+        lines += table(rows).map { "  " + $0 }
+        for skip in session.skipped {
+            lines.append("  skipped at \(seconds(skip.time, places: 3)) s: \(skip.reason)")
+        }
+        let totals = session.totals
+        lines.append("  totals: \(totals.interstitialsPlayed) interstitials played, \(totals.interstitialsSkipped) skipped, "
+            + "\(totals.assetsSkipped) assets skipped, \(totals.transitions) transitions (longest \(milliseconds(totals.longestTransitionMilliseconds))), "
+            + "\(totals.refusedCommands) commands refused")
+        lines.append("  time: \(seconds(totals.sessionSeconds)) s in all: primary \(seconds(totals.primarySeconds)) s, "
+            + "interstitials \(seconds(totals.interstitialSeconds)) s, switching \(seconds(totals.transitionSeconds)) s, paused \(seconds(totals.pausedSeconds)) s")
+        if let reason = session.endReason {
+            lines.append("  ended: \(reason)")
+        }
+        let problems = session.diagnostics.filter { $0.severity != .info }
+        if !problems.isEmpty {
+            lines.append("  playlist problems:")
+            lines += problems.map { "    \($0)" }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func detail(of entry: SessionReport.TimelineEntry) -> String {
+        switch entry.kind {
+        case .primary:
+            let rate = (entry.rate ?? 1) == 1 ? "" : " at rate \(number(entry.rate ?? 1))"
+            return "\(seconds(entry.positionStart ?? 0)) -> \(seconds(entry.positionEnd ?? 0)) s\(rate)"
+        case .paused:
+            return entry.eventID.map { "in '\($0)'" } ?? "at \(seconds(entry.positionStart ?? 0)) s"
+        case .interstitial:
+            let asset = (entry.assetIndex ?? 0) + 1
+            return "'\(entry.eventID ?? "?")' asset \(asset) for \(seconds(entry.end - entry.start)) s (\(entry.assetURI ?? "?"))"
+        case .transition, .loading:
+            guard let transition = entry.transition else { return milliseconds((entry.end - entry.start) * 1000) }
+            return breakdown(transition, into: entry.eventID)
+        }
+    }
+
+    /// `1520 ms into 'ad-2': priming 0 ms; video: splice 21 ms, frame_rate 1480 ms (30/1 -> 25/1); audio: …`
+    static func breakdown(_ transition: Transition, into eventID: String?) -> String {
+        var parts: [String] = []
+        if let priming = transition.priming { parts.append("priming \(milliseconds(priming.milliseconds))") }
+        func path(_ name: String, _ costs: [Transition.Cost]) {
+            guard !costs.isEmpty else { return }
+            let items = costs.map { cost in
+                "\(cost.cause) \(milliseconds(cost.milliseconds))" + (cost.detail.map { " (\($0))" } ?? "")
+            }
+            parts.append("\(name): " + items.joined(separator: ", "))
+        }
+        path("video", transition.video)
+        path("audio", transition.audio)
+        let target = eventID.map { " ('\($0)')" } ?? ""
+        return "\(milliseconds(transition.totalMilliseconds))\(target): " + parts.joined(separator: "; ")
+    }
+
+    static func seconds(_ value: Double, places: Int = 1) -> String {
+        String(format: "%.\(places)f", value)
+    }
+
+    static func milliseconds(_ value: Double) -> String {
+        "\(Int(value.rounded())) ms"
+    }
+
+    static func number(_ value: Double) -> String {
+        value.rounded() == value ? String(Int(value)) : String(value)
+    }
+
+    private static func table(_ rows: [[String]]) -> [String] {
+        guard let columns = rows.first?.count else { return [] }
+        let widths = (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == columns - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+    }
+}

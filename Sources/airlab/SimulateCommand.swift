@@ -1,0 +1,126 @@
+import Arguments
+import Casting
+import Emulation
+import Foundation
+import Lab
+import Loading
+import Media
+
+/// `airlab simulate PLAYLIST --profile NAME|FILE [--profile …] …`: plays a cast on receiver profiles
+/// on a virtual clock and reports each session.
+enum SimulateCommand {
+    static let spec = CommandSpec(
+        name: "simulate",
+        abstract: "Play a playlist on receiver profiles on a virtual clock, interstitials, restrictions and transitions included.",
+        discussion: """
+            Each profile plays the cast to its end (for live content, to --until) as that receiver would:
+            the variant it picks, the transitions it pays into and out of every interstitial, the
+            commands a scripted sender sends and those the interstitials' restrictions refuse.
+            Profiles: \(ProfileCatalog().shippedNames.joined(separator: ", ")), or a path to a profile JSON file.
+            Exit status: 0 when every profile played the cast, 1 when some could not, 2 for usage errors
+            and when the playlist, the events file or a profile cannot be read.
+            """,
+        positionals: [PositionalSpec("PLAYLIST", help: "A local path or an http(s) URL of a multivariant or media playlist.")],
+        options: [
+            .value("profile", "NAME|FILE", help: "A receiver profile to simulate.", repeatable: true),
+            .value("seed", "N", help: "Seed of the latency draws: one seed, one timeline.", default: "1"),
+            .value("start", "SECONDS", help: "Start playback at this primary position (PRE interstitials still play first)."),
+            .value("events", "FILE", help: "Client interstitial events (JSON in AVPlayerInterstitialEvent's shape): overrides and additions."),
+            .flag("no-interstitials", help: "Ignore the playlist's interstitials (an ad-free plan)."),
+            .value("do", "SCRIPT", help: "A scripted sender: \"at 3 seek 40; at 12 rate 2; at 20 pause; at 22 play\"."),
+            .value("until", "SECONDS", help: "Stop at this session time (live content has no end)."),
+            .value("language", "CODE", help: "The audio and subtitle language the sender prefers."),
+            .value("timeout", "SECONDS", help: "Give up on each fetch and probe after this many seconds (at least 1).", default: "10"),
+            .flag("json", help: "Print the sessions as one JSON document (the report format the daemon and lab share)."),
+        ])
+
+    static let command = Command(path: ["simulate"]) { parsed in
+        let options: Options
+        do throws(UsageError) {
+            options = try Options(parsed)
+        } catch {
+            return Airlab.usageFailure(error)
+        }
+        let catalog = ProfileCatalog()
+        var profiles: [ReceiverProfile] = []
+        for name in options.profiles {
+            do throws(ProfileError) {
+                profiles.append(try catalog.profile(name))
+            } catch {
+                Terminal.error("airlab simulate: profile \(error)")
+                return Airlab.usageStatus
+            }
+        }
+        var clientEvents: ClientEvents?
+        if let path = options.eventsFile {
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                clientEvents = try ClientEvents(parsing: data)
+            } catch let error as ClientEvents.Failure {
+                Terminal.error("airlab simulate: \(path): \(error)")
+                return Airlab.usageStatus
+            } catch {
+                Terminal.error("airlab simulate: \(path): cannot be read (no such file or unreadable)")
+                return Airlab.usageStatus
+            }
+        }
+
+        let planner = CastPlanner(
+            loader: ResourceLoader(timeout: options.timeout),
+            prober: ProbeCache(options: ProbeOptions(timeout: options.timeout)))
+        let request = CastRequest(
+            playlist: options.playlist, startPosition: options.start, clientEvents: clientEvents,
+            automaticallyHandlesInterstitials: !options.noInterstitials, preferredLanguage: options.language)
+        let prepared: PreparedCast
+        do throws(CastError) {
+            prepared = try await planner.prepare(request)
+        } catch {
+            Terminal.error("airlab simulate: \(error)")
+            return Airlab.usageStatus
+        }
+        let simulation = CastSimulation(planner: planner, script: options.script, until: options.until)
+        let report = await simulation.run(prepared, profiles: profiles, seed: options.seed)
+        print(options.json ? SessionReportJSON.render(report) : SessionReportText.render(report), terminator: "")
+        return report.failures.isEmpty ? 0 : 1
+    }
+
+    /// The command line, checked.
+    struct Options {
+        var playlist: String
+        var profiles: [String]
+        var seed: UInt64
+        var start: Double?
+        var eventsFile: String?
+        var noInterstitials: Bool
+        var script: SenderScript
+        var until: Double?
+        var language: String?
+        var timeout: Double
+        var json: Bool
+
+        init(_ parsed: ParsedCommand) throws(UsageError) {
+            func fail(_ message: String) -> UsageError { UsageError(commandPath: parsed.path, message: message) }
+            playlist = parsed.positional("PLAYLIST") ?? ""
+            profiles = parsed.values("profile")
+            guard !profiles.isEmpty else { throw fail("give at least one --profile (\(ProfileCatalog().shippedNames.joined(separator: ", ")))") }
+            let seedText = parsed.values("seed").last ?? "1"
+            guard let seed = UInt64(seedText) else { throw fail("--seed expects a whole number from 0, not '\(seedText)'") }
+            self.seed = seed
+            start = try parsed.value("start", as: Double.self)
+            if let start, start < 0 { throw fail("--start must be 0 or more, not '\(start)'") }
+            eventsFile = parsed.values("events").last
+            noInterstitials = parsed.flag("no-interstitials")
+            do throws(SenderScript.SyntaxError) {
+                script = try SenderScript(parsing: parsed.values("do").last ?? "")
+            } catch {
+                throw fail("--do \(error)")
+            }
+            until = try parsed.value("until", as: Double.self)
+            if let until, until <= 0 { throw fail("--until must be a positive number of seconds, not '\(until)'") }
+            language = parsed.values("language").last
+            timeout = try parsed.value("timeout", as: Double.self) ?? ResourceLoader.defaultTimeout
+            guard timeout >= 1 else { throw fail("--timeout must be at least 1 second, not '\(timeout)'") }
+            json = parsed.flag("json")
+        }
+    }
+}
