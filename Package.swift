@@ -15,6 +15,19 @@ let package = Package(
         /// The small argument parser both executables share.
         .target(name: "Arguments"),
 
+        // MARK: - Emulation
+
+        /// Receiver profiles, the transition-latency model and the playback engine. Does no I/O of its own
+        /// beyond reading profile files.
+        .target(name: "Emulation", dependencies: ["HLS"], resources: [.copy("Profiles")]),
+
+        // MARK: - I/O and reports
+
+        /// Reads playlists and asset lists from files and http(s) URLs, with size caps, timeouts and
+        /// bounded redirects, and resolves interstitial durations from their assets.
+        .target(name: "Loading", dependencies: ["HLS"]),
+        /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
+        .target(name: "Inspection", dependencies: ["HLS", "Loading"]),
         /// libavformat, libavcodec, libavutil; `shim.h` wraps the macros Swift cannot import.
         .systemLibrary(
             name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat libavcodec libavutil",
@@ -24,7 +37,7 @@ let package = Package(
 
         // MARK: - Executables
 
-        .executableTarget(name: "airlab", dependencies: ["Arguments", "Media"]),
+        .executableTarget(name: "airlab", dependencies: ["Arguments", "Inspection", "Media"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
         .executableTarget(name: "airlab-bench", dependencies: ["HLS", "Media"]),
 
@@ -33,6 +46,9 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", resources: [.copy("Resources")]),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+        .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
+        .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
+        .testTarget(name: "EmulationTests", dependencies: ["Emulation"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),
     ],
     swiftLanguageModes: [.v6]

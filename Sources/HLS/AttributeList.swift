@@ -3,6 +3,11 @@ public struct AttributeList: Hashable, Sendable {
     public struct Entry: Hashable, Sendable {
         public var name: String
         public var value: AttributeValue
+
+        public init(name: String, value: AttributeValue) {
+            self.name = name
+            self.value = value
+        }
     }
 
     public private(set) var entries: [Entry]

@@ -73,6 +73,9 @@ extension DiagnosticCode {
     public static let interstitialOutsidePlaylist = DiagnosticCode("interstitial.outside-playlist")
     public static let interstitialUnknownDuration = DiagnosticCode("interstitial.unknown-duration")
     public static let interstitialNotPositioned = DiagnosticCode("interstitial.not-positioned")
+    public static let interstitialInSkippedTime = DiagnosticCode("interstitial.in-skipped-time")
+    public static let interstitialPlaysAgain = DiagnosticCode("interstitial.plays-again")
+    public static let interstitialDurationMismatch = DiagnosticCode("interstitial.duration-mismatch")
 
     // MARK: - Asset lists
 

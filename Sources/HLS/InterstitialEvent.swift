@@ -11,10 +11,12 @@ public struct InterstitialEvent: Hashable, Sendable {
         case time(Double)
     }
 
-    /// What plays: one asset's URI, or a URI of an asset list that names several.
+    /// What plays: one asset's URI, a URI of an asset list that names several, or (client events only)
+    /// the assets themselves, as AVPlayerInterstitialEvent's template items give them.
     public enum Asset: Hashable, Sendable {
         case uri(String)
         case list(String)
+        case inline([AssetList.Asset])
     }
 
     public struct Cue: OptionSet, Hashable, Sendable {

@@ -67,6 +67,14 @@ public struct PrimaryTimeline: Sendable {
     /// The segment boundary nearest to a position (X-SNAP); the position itself when there are no segments.
     public func nearestBoundary(to position: Double) -> Double {
         guard boundaries.count > 1 else { return position }
+        return Self.nearest(in: boundaries, to: position)
+    }
+}
+
+extension PrimaryTimeline {
+    /// The boundary in a sorted list nearest to a position; the position itself when the list is empty.
+    public static func nearest(in boundaries: [Double], to position: Double) -> Double {
+        guard !boundaries.isEmpty else { return position }
         var low = 0
         var high = boundaries.count - 1
         while low < high {

@@ -13,6 +13,7 @@ enum Airlab {
     static let usageStatus: Int32 = 2
 
     static let commands: [Command] = [
+        PlaylistInspectCommand.command,
         ProbeCommand.command,
         CompareCommand.command,
     ]
@@ -21,6 +22,7 @@ enum Airlab {
         name: "airlab",
         abstract: "Sender and lab tool for airlab, the AirPlay-style receiver emulator for HLS interstitials.",
         subcommands: [
+            CommandSpec(name: "playlist", abstract: "Work with HLS playlists offline.", subcommands: [PlaylistInspectCommand.spec]),
             ProbeCommand.spec,
             CompareCommand.spec,
         ])
@@ -39,12 +41,12 @@ enum Airlab {
                 return await command.run(parsed)
             }
         } catch {
-            return usage(error)
+            return usageFailure(error)
         }
     }
 
-    /// Reports a command line that does not fit and returns the usage status.
-    static func usage(_ error: UsageError) -> Int32 {
+    /// Reports a command line that does not fit, in one line on stderr, and gives the exit status.
+    static func usageFailure(_ error: UsageError) -> Int32 {
         let path = (["airlab"] + error.commandPath).joined(separator: " ")
         Terminal.error("\(path): \(error.message) (see '\(path) --help')")
         return usageStatus

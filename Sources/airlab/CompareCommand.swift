@@ -24,7 +24,7 @@ enum CompareCommand {
         do throws(UsageError) {
             options = try MediaOptions.probeOptions(parsed)
         } catch {
-            return Airlab.usage(error)
+            return Airlab.usageFailure(error)
         }
         let cache = ProbeCache(options: options)
         do {

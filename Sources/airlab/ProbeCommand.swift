@@ -27,7 +27,7 @@ enum ProbeCommand {
                 throw UsageError(commandPath: parsed.path, message: "--variant counts from 0, not '\(variant)'")
             }
         } catch {
-            return Airlab.usage(error)
+            return Airlab.usageFailure(error)
         }
         do {
             let media = try await ProbeCache(options: options).parameters(for: parsed.positional("INPUT")!, variant: variant)

@@ -22,6 +22,17 @@ public struct Scratch: Sendable {
         return file
     }
 
+    /// A file of `size` bytes that starts with `prefix` and is a hole after it: it takes no disk space
+    /// and no time to make, yet anything that reads it whole reads `size` bytes.
+    @discardableResult
+    public func writeSparse(_ name: String, prefix: String, size: UInt64) throws -> URL {
+        let file = try write(name, prefix)
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        try handle.truncate(atOffset: size)
+        return file
+    }
+
     public func remove() {
         try? FileManager.default.removeItem(at: url)
     }

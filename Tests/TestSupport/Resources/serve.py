@@ -3,6 +3,9 @@
 Serves one folder, and a few paths that misbehave on purpose:
   /_status/NNN   answers with status NNN and a one-line body
   /_hang         accepts the request and never answers (the test's client must time out)
+  /_redirect/N/PATH   redirects N times (302) before landing on /PATH
+  /_redirect-to?URL   redirects (302) to URL, whatever its scheme
+  /_stream/N     answers N bytes without Content-Length, so only the client's own count can cap it
 Prints "PORT <n>" on its first line of output once it listens, then serves until killed.
 """
 import http.server
@@ -15,6 +18,12 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):
         pass
 
+    def redirect(self, location):
+        self.send_response(302)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
     def do_GET(self):
         if self.path.startswith("/_status/"):
             code = int(self.path.split("/")[2])
@@ -23,6 +32,28 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+            return
+        if self.path.startswith("/_redirect/"):
+            _, _, count, rest = self.path.split("/", 3)
+            hops = int(count)
+            self.redirect(f"/_redirect/{hops - 1}/{rest}" if hops > 0 else f"/{rest}")
+            return
+        if self.path.startswith("/_redirect-to?"):
+            self.redirect(self.path.split("?", 1)[1])
+            return
+        if self.path.startswith("/_stream/"):
+            remaining = int(self.path.split("/")[2])
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.end_headers()
+            chunk = b"#" * 65536
+            try:
+                while remaining > 0:
+                    self.wfile.write(chunk[:remaining])
+                    remaining -= len(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
             return
         if self.path.startswith("/_hang"):
             threading.Event().wait(3600)

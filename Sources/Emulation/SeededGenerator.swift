@@ -1,0 +1,29 @@
+/// SplitMix64: a small, fast, seedable generator, so that one seed always gives one timeline.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A generator for one named stream of draws under a session seed.
+    ///
+    /// Each transition draws from its own stream, so adding a break does not shift the jitter of
+    /// every break after it.
+    public static func stream(_ name: String, seed: UInt64) -> SeededGenerator {
+        // FNV-1a over the name: stable across runs and platforms, unlike Hasher.
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in name.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return SeededGenerator(seed: seed ^ hash)
+    }
+}

@@ -1,0 +1,202 @@
+/// What happened in one session, as the daemon, `airlab simulate` and the lab report it.
+///
+/// JSON is the source; the terminal table, JUnit and HTML are views of it. Times are seconds on the
+/// session's clock from the cast; positions are seconds on the primary timeline.
+public struct SessionReport: Sendable, Codable, Hashable {
+    public var profile: String
+    public var playlist: String
+    public var seed: UInt64
+    public var startPosition: Double
+    public var timeline: [TimelineEntry]
+    public var refusals: [Refusal]
+    public var skipped: [Skip]
+    public var errors: [String]
+    public var totals: Totals
+    public var endReason: String?
+    public var events: [PlaybackEvent]
+
+    public struct TimelineEntry: Sendable, Codable, Hashable {
+        public enum Kind: String, Sendable, Codable, Hashable {
+            case loading, primary, paused, transition, interstitial
+        }
+
+        public var kind: Kind
+        public var start: Double
+        public var end: Double
+        /// Primary positions covered (primary and paused entries).
+        public var positionStart: Double?
+        public var positionEnd: Double?
+        public var rate: Double?
+        public var eventID: String?
+        public var assetIndex: Int?
+        public var assetURI: String?
+        /// Loading and transition entries: the latency and its breakdown.
+        public var transition: Transition?
+    }
+
+    public struct Refusal: Sendable, Codable, Hashable {
+        public var time: Double
+        public var command: String
+        public var restriction: String?
+        public var eventID: String?
+        public var reason: String
+    }
+
+    public struct Skip: Sendable, Codable, Hashable {
+        public var time: Double
+        public var eventID: String
+        public var assetIndex: Int?
+        public var reason: String
+    }
+
+    public struct Totals: Sendable, Codable, Hashable {
+        public var sessionSeconds: Double = 0
+        public var primarySeconds: Double = 0
+        public var interstitialSeconds: Double = 0
+        public var pausedSeconds: Double = 0
+        public var transitionSeconds: Double = 0
+        public var transitions = 0
+        public var longestTransitionMilliseconds: Double = 0
+        public var interstitialsPlayed = 0
+        public var interstitialsSkipped = 0
+        public var assetsSkipped = 0
+        public var refusedCommands = 0
+    }
+}
+
+/// Folds a session's events into its report, as they happen.
+public struct SessionRecorder: Sendable {
+    private var report: SessionReport
+    private var open: SessionReport.TimelineEntry?
+
+    public init(profile: String, playlist: String, seed: UInt64, startPosition: Double) {
+        report = SessionReport(
+            profile: profile, playlist: playlist, seed: seed, startPosition: startPosition, timeline: [], refusals: [],
+            skipped: [], errors: [], totals: .init(), endReason: nil, events: [])
+    }
+
+    public mutating func record(_ events: [PlaybackEvent]) {
+        events.forEach { record($0) }
+    }
+
+    public mutating func record(_ event: PlaybackEvent) {
+        report.events.append(event)
+        switch event.kind {
+        case .stateChanged:
+            switch event.state {
+            case .loading:
+                begin(.loading, at: event, transition: event.transition)
+            case .playingPrimary:
+                if open?.kind != .primary || open?.positionStart != event.position || open?.start != event.time {
+                    begin(.primary, at: event)
+                }
+            default:
+                // Pauses and resumes are recorded from their rate changes, which know what was playing.
+                break
+            }
+        case .rateChanged:
+            guard let current = open, [.primary, .paused, .interstitial].contains(current.kind) else { break }
+            // A pause inside an interstitial remembers the event, so that playing again returns to it.
+            let playing: SessionReport.TimelineEntry.Kind = current.kind == .paused ? (current.eventID == nil ? .primary : .interstitial) : current.kind
+            begin(event.rate == 0 ? .paused : playing, at: event, carryingAssetFrom: current)
+        case .seeked:
+            if open?.kind == .primary || open?.kind == .paused {
+                close(at: event.time)
+                begin(event.rate == 0 ? .paused : .primary, at: event)
+            }
+        case .transitionStarted:
+            begin(.transition, at: event, transition: event.transition)
+        case .assetStarted:
+            begin(.interstitial, at: event)
+        case .assetEnded:
+            close(at: event.time)
+        case .interstitialStarted:
+            report.totals.interstitialsPlayed += 1
+        case .interstitialEnded:
+            if open?.kind == .interstitial { close(at: event.time) }
+        case .assetSkipped:
+            report.totals.assetsSkipped += 1
+            report.skipped.append(.init(time: event.time, eventID: event.eventID ?? "", assetIndex: event.assetIndex, reason: event.reason ?? ""))
+        case .breakSkipped:
+            report.totals.interstitialsSkipped += 1
+            report.skipped.append(.init(time: event.time, eventID: event.eventID ?? "", assetIndex: nil, reason: event.reason ?? ""))
+        case .commandRefused:
+            report.totals.refusedCommands += 1
+            report.refusals.append(.init(
+                time: event.time, command: event.command ?? "", restriction: event.restriction, eventID: event.eventID,
+                reason: event.reason ?? ""))
+        case .ended:
+            close(at: event.time)
+            report.endReason = event.reason
+            report.totals.sessionSeconds = event.time
+        }
+    }
+
+    /// Records a failure that is not an engine event (a playlist that did not load).
+    public mutating func recordError(_ message: String) {
+        report.errors.append(message)
+    }
+
+    /// The report so far; call at the end of the session for the whole.
+    public func finish(at time: Double) -> SessionReport {
+        var copy = self
+        copy.close(at: time)
+        if copy.report.endReason == nil { copy.report.totals.sessionSeconds = time }
+        return copy.report
+    }
+
+    // MARK: - Entries
+
+    private mutating func begin(
+        _ kind: SessionReport.TimelineEntry.Kind, at event: PlaybackEvent, transition: Transition? = nil,
+        carryingAssetFrom previous: SessionReport.TimelineEntry? = nil
+    ) {
+        close(at: event.time)
+        var entry = SessionReport.TimelineEntry(kind: kind, start: event.time, end: event.time)
+        switch kind {
+        case .primary:
+            entry.positionStart = event.position
+            entry.rate = event.rate
+        case .paused:
+            entry.positionStart = event.position
+            entry.rate = 0
+            entry.eventID = previous?.eventID
+            entry.assetIndex = previous?.assetIndex
+            entry.assetURI = previous?.assetURI
+        case .interstitial:
+            entry.eventID = event.eventID ?? previous?.eventID
+            entry.assetIndex = event.assetIndex ?? previous?.assetIndex
+            entry.assetURI = event.assetURI ?? previous?.assetURI
+            entry.rate = event.rate
+        case .transition, .loading:
+            entry.eventID = event.eventID
+            entry.transition = transition
+        }
+        open = entry
+    }
+
+    private mutating func close(at time: Double) {
+        guard var entry = open else { return }
+        open = nil
+        entry.end = time
+        let length = max(0, entry.end - entry.start)
+        switch entry.kind {
+        case .primary:
+            entry.positionEnd = (entry.positionStart ?? 0) + length * (entry.rate ?? 1)
+            report.totals.primarySeconds += length
+        case .paused:
+            entry.positionEnd = entry.positionStart
+            report.totals.pausedSeconds += length
+        case .interstitial:
+            report.totals.interstitialSeconds += length
+        case .transition, .loading:
+            report.totals.transitionSeconds += length
+            report.totals.transitions += entry.kind == .transition ? 1 : 0
+            report.totals.longestTransitionMilliseconds = max(report.totals.longestTransitionMilliseconds, length * 1000)
+        }
+        // Zero-length entries carry no information except switches (an instant transition still happened).
+        if length > 0 || entry.kind == .transition || entry.kind == .loading {
+            report.timeline.append(entry)
+        }
+    }
+}

@@ -1,0 +1,296 @@
+/// Where the duration of an interstitial came from, from the most to the least reliable.
+public enum DurationSource: String, Sendable, Codable {
+    /// The sum of the DURATIONs of a fetched asset list.
+    case assetList = "asset-list"
+    /// The sum of the EXTINFs of the fetched asset playlist.
+    case assetPlaylist = "asset-playlist"
+    /// The date range's DURATION, or END-DATE minus START-DATE.
+    case declared = "duration"
+    /// PLANNED-DURATION: the server's estimate.
+    case planned = "planned-duration"
+    /// Nothing is known: 0 is assumed.
+    case unknown = "unknown"
+
+    /// True when the duration is a guess that the assets may contradict.
+    public var isEstimate: Bool { self == .planned || self == .unknown }
+}
+
+/// What the caller resolved about one event's assets: their durations and how they were learnt.
+///
+/// The schedule does no I/O, so whoever fetched an asset list or an asset playlist passes what it found.
+/// An asset list with no assets is `KnownDuration(assetDurations: [], source: .assetList)`: that break
+/// plays nothing (RFC 8216bis Appendix D.5).
+public struct KnownDuration: Sendable, Hashable {
+    public var assetDurations: [Double]
+    public var source: DurationSource
+    /// Set when the asset list or the asset could not load: the break is cancelled and primary resumes
+    /// where it stopped (resume offset 0, Appendix D.5).
+    public var failure: String?
+
+    public init(assetDurations: [Double], source: DurationSource, failure: String? = nil) {
+        self.assetDurations = assetDurations
+        self.source = source
+        self.failure = failure
+    }
+
+    /// An event whose asset list or asset did not load.
+    public static func failed(_ reason: String, source: DurationSource) -> KnownDuration {
+        KnownDuration(assetDurations: [], source: source, failure: reason)
+    }
+
+    /// An asset list that came back with an empty ASSETS array.
+    var isEmptyAssetList: Bool { source == .assetList && assetDurations.isEmpty }
+}
+
+/// The interstitial events of one primary playlist, placed and ordered as a receiver plays them
+/// (RFC 8216bis Appendix D), on three timelines.
+///
+/// - The *primary* timeline is positions in the primary media, in seconds from the playlist's first
+///   segment (`PrimaryTimeline`). `Break.position`, `Break.resumeAt` and `Entry.start/end` are on it.
+/// - The *playout* timeline is what one viewer who starts at `startPosition` sees, in seconds from the
+///   moment they start: primary pieces and interstitials laid end to end (`entries`, their
+///   `playoutStart/End`, and `playoutDuration`).
+/// - The *integrated* timeline is the one a scrub bar that shows the ads would draw: every break that
+///   a viewer starting at 0 would reach, laid into the primary timeline from 0, each once
+///   (`integratedEntries`, `integratedTime(forPrimary:)`, `primaryPosition(forIntegrated:)`).
+///
+/// Building a schedule is a pure computation: durations the caller learnt by fetching asset lists or
+/// asset playlists come in through `knownDurations`, keyed by event ID.
+public struct InterstitialSchedule: Sendable {
+    /// One interstitial event as scheduled.
+    public struct Break: Sendable {
+        public var event: InterstitialEvent
+        /// Where primary is left, on the primary timeline, after X-SNAP OUT: the start position for PRE,
+        /// the primary end for POST; nil when the event cannot be placed.
+        public var position: Double?
+        /// Where the event's date (or a client event's time) falls on the primary timeline, before
+        /// snapping. For PRE and POST the cue decides the position, so this is only informative there.
+        public var unsnappedPosition: Double?
+        /// Where primary resumes after the break's group, after X-SNAP IN; nil for POST and for events
+        /// that cannot be placed. Every event of a group reports the same value.
+        public var resumeAt: Double?
+        /// What plays: the asset durations, cut by X-PLAYOUT-LIMIT.
+        public var duration: Double
+        public var durationSource: DurationSource
+        /// True when the duration is PLANNED-DURATION or unknown.
+        public var isEstimate: Bool
+        /// This event's own share of the group's resume offset: X-RESUME-OFFSET, or else its duration
+        /// (0 for an empty asset list, and for a break that failed to load).
+        public var resumeOffset: Double
+        /// Why the break is cancelled (its asset list or asset did not load); it then plays nothing.
+        public var failure: String?
+        /// False when the break never plays in this playout: before the start position, outside a VOD,
+        /// or impossible to place. A break that is
+        /// reached but has nothing to play (an empty asset list) counts as playing.
+        public var plays: Bool
+        /// Where the break first starts on the playout timeline; nil when it does not play there
+        /// (including live breaks beyond the current window, which play after later reloads).
+        public var playoutStart: Double?
+
+        /// A VOD mid-roll positioned before the start or after the end of the playlist.
+        var isOutside = false
+
+        /// True for a live break that the current window cannot reach yet: POST, and mid-rolls past its end.
+        func waitsForLiveReloads(windowEnd: Double) -> Bool {
+            if event.cue.contains(.post) { return true }
+            guard !event.cue.contains(.pre), let position else { return false }
+            return position > windowEnd + InterstitialSchedule.tolerance
+        }
+
+        /// CUE=ONCE: the break never plays again once it has started.
+        public var playsOnce: Bool { event.cue.contains(.once) }
+    }
+
+    /// One piece of the playout, in the order it plays.
+    public struct Entry: Sendable {
+        public enum Kind: Sendable, Hashable {
+            case primary
+            case interstitial(eventID: String)
+        }
+
+        public var kind: Kind
+        /// On the primary timeline. For an interstitial: start is its position, end is start + duration.
+        public var start: Double
+        public var end: Double
+        /// Where primary resumes after this interstitial's group; nil for primary pieces and POST.
+        public var resumeAt: Double?
+        /// On the playout timeline (on the integrated timeline in `integratedEntries`).
+        public var playoutStart: Double
+        public var playoutEnd: Double
+
+        public var eventID: String? {
+            if case .interstitial(let id) = kind { return id }
+            return nil
+        }
+    }
+
+    /// Every event: PRE in tag order, then mid-rolls by position then tag order (those that cannot be
+    /// placed last, in tag order), then POST in tag order.
+    public var breaks: [Break]
+    /// The playout of a viewer who starts at the start position, in the order it plays.
+    public var entries: [Entry]
+    /// The integrated timeline: the playout of a viewer who starts at 0, in which no break plays twice.
+    public var integratedEntries: [Entry]
+    public var diagnostics: [Diagnostic]
+    /// The length of the playout timeline.
+    public var playoutDuration: Double
+    /// The length of the integrated timeline.
+    public var integratedDuration: Double
+    public var startPosition: Double
+
+    /// Two positions closer than this are the same time: dates carry milliseconds, and date arithmetic
+    /// in `Double` leaves traces far below that.
+    static let tolerance = 0.000_5
+}
+
+// MARK: - Building
+
+extension InterstitialSchedule {
+    /// Places, orders and lays out interstitial events against a primary timeline.
+    ///
+    /// Where Appendix D leaves room, the schedule decides:
+    /// - After a break, primary resumes at its `resumeAt` and does not re-trigger the break it just
+    ///   played, even with a resume offset of 0; a break whose resumption point precedes it never plays
+    ///   again. Other breaks that such a replay crosses play again unless they are CUE=ONCE.
+    /// - Breaks inside primary time that an earlier break skips join that break's group, as AVFoundation
+    ///   plays them: right after it, their offsets adding up. Each is reported.
+    /// - A viewer who starts inside primary time that a break replaces sees that break first (D.5).
+    /// - PRE plays at the start position and never moves primary, whatever its X-RESUME-OFFSET.
+    /// - In a live playlist POST and breaks past the window's end play after later reloads: they are
+    ///   in `breaks` with `plays` true, but not in `entries`.
+    ///
+    /// - Parameters:
+    ///   - events: the events in tag order (the playlist's, then any client events).
+    ///   - isLive: a live playlist keeps events beyond its current end; a VOD reports them.
+    ///   - knownDurations: what fetching an event's asset list or asset playlist revealed, by event ID.
+    ///   - startPosition: where the viewer starts on the primary timeline.
+    public static func build(
+        events: [InterstitialEvent], timeline: PrimaryTimeline, isLive: Bool = false,
+        knownDurations: [String: KnownDuration] = [:], startPosition: Double = 0
+    ) -> InterstitialSchedule {
+        var diagnostics: [Diagnostic] = []
+        var pre: [Break] = []
+        var mid: [(tagOrder: Int, scheduled: Break)] = []
+        var unplaced: [Break] = []
+        var post: [Break] = []
+
+        for (tagOrder, event) in events.enumerated() {
+            var scheduled = Break(event: event, known: knownDurations[event.id], timeline: timeline, diagnostics: &diagnostics)
+            if event.cue.contains(.pre) {
+                // Before primary starts, wherever it starts: no primary time is replaced.
+                scheduled.position = startPosition
+                scheduled.resumeAt = startPosition
+                pre.append(scheduled)
+            } else if event.cue.contains(.post) {
+                scheduled.position = timeline.duration
+                post.append(scheduled)
+            } else if let unsnapped = scheduled.unsnappedPosition {
+                if !isLive && (unsnapped < -tolerance || unsnapped > timeline.duration + tolerance) {
+                    diagnostics.append(Diagnostic(.warning, line: event.line, .interstitialOutsidePlaylist,
+                        "Interstitial '\(event.id)' is at \(seconds(unsnapped)), outside the VOD playlist (0 s to \(seconds(timeline.duration))); it never plays. Check its START-DATE against the playlist's EXT-X-PROGRAM-DATE-TIME."))
+                    scheduled.position = unsnapped
+                    scheduled.isOutside = true
+                } else {
+                    scheduled.position = event.snap.contains(.out) ? timeline.nearestBoundary(to: unsnapped) : unsnapped
+                }
+                mid.append((tagOrder, scheduled))
+            } else {
+                diagnostics.append(Diagnostic(.error, line: event.line, .interstitialNotPositioned,
+                    "Interstitial '\(event.id)' cannot be placed because the playlist has no EXT-X-PROGRAM-DATE-TIME to map its START-DATE to a position; add one to the first segment."))
+                unplaced.append(scheduled)
+            }
+        }
+
+        // The standard library does not promise a stable sort, so tag order breaks ties explicitly.
+        mid.sort { ($0.scheduled.position!, $0.tagOrder) < ($1.scheduled.position!, $1.tagOrder) }
+        var breaks = pre + mid.map(\.scheduled) + unplaced + post
+        let groups = BreakGroup.groups(
+            of: &breaks, midRange: pre.count..<(pre.count + mid.count), timeline: timeline, isLive: isLive, diagnostics: &diagnostics)
+        let plan = PlayoutPlan(
+            breaks: breaks, groups: groups,
+            pre: Array(0..<pre.count), post: Array((breaks.count - post.count)..<breaks.count),
+            timeline: timeline, isLive: isLive)
+
+        let playout = plan.layout(from: startPosition, replaysCrossedBreaks: true)
+        let integrated = plan.layout(from: 0, replaysCrossedBreaks: false)
+
+        for index in breaks.indices {
+            breaks[index].playoutStart = playout.firstStarts[index]
+            breaks[index].plays = playout.firstStarts[index] != nil
+                || (isLive && breaks[index].waitsForLiveReloads(windowEnd: timeline.duration))
+        }
+        diagnostics += playout.replayDiagnostics(breaks: breaks)
+
+        return InterstitialSchedule(
+            breaks: breaks, entries: playout.entries, integratedEntries: integrated.entries,
+            diagnostics: diagnostics, playoutDuration: playout.entries.last?.playoutEnd ?? 0,
+            integratedDuration: integrated.entries.last?.playoutEnd ?? 0, startPosition: startPosition)
+    }
+
+    /// Seconds as a person reads them in a message: "12.5 s".
+    static func seconds(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? "\(Int(rounded)) s" : "\(rounded) s"
+    }
+}
+
+extension InterstitialSchedule.Break {
+    /// Asset playlists round their EXTINFs, so a declared duration only disagrees beyond half a second.
+    static let durationMismatchTolerance = 0.5
+
+    /// Resolves an event's duration and its share of the resume offset; placement comes later.
+    ///
+    /// The duration is the first known of: what the caller fetched, DURATION (or END-DATE − START-DATE),
+    /// PLANNED-DURATION, else 0. X-PLAYOUT-LIMIT cuts it. Without X-RESUME-OFFSET the offset is that cut
+    /// duration, so a playout limit shorter than the assets is also the offset (Appendix D.2); an empty
+    /// asset list plays nothing and resumes by X-RESUME-OFFSET or 0, never by a declared duration (D.5).
+    init(event: InterstitialEvent, known given: KnownDuration?, timeline: PrimaryTimeline, diagnostics: inout [Diagnostic]) {
+        var duration: Double
+        var source: DurationSource
+        // A client event that lists its assets needs nothing fetched to be known.
+        var known = given
+        if known == nil, case .inline(let assets) = event.asset {
+            known = KnownDuration(assetDurations: assets.map(\.duration), source: .assetList)
+        }
+        if let known {
+            duration = known.assetDurations.reduce(0, +)
+            source = known.source
+            if let declared = event.duration, !known.assetDurations.isEmpty,
+                known.source == .assetList || known.source == .assetPlaylist,
+                abs(declared - duration) > Self.durationMismatchTolerance
+            {
+                diagnostics.append(Diagnostic(.warning, line: event.line, .interstitialDurationMismatch,
+                    "Interstitial '\(event.id)' declares a duration of \(InterstitialSchedule.seconds(declared)) but its assets last \(InterstitialSchedule.seconds(duration)); the schedule uses the assets. Make DURATION match the assets so receivers that have not fetched them plan the same break."))
+            }
+        } else if let declared = event.duration {
+            duration = declared
+            source = .declared
+        } else if let planned = event.plannedDuration {
+            duration = planned
+            source = .planned
+        } else {
+            duration = 0
+            source = .unknown
+            diagnostics.append(Diagnostic(.info, line: event.line, .interstitialUnknownDuration,
+                "Interstitial '\(event.id)' has no DURATION, END-DATE or PLANNED-DURATION and its assets are not known yet, so the schedule assumes 0 s; add DURATION so receivers can plan the break."))
+        }
+        if let limit = event.playoutLimit {
+            duration = min(duration, limit)
+        }
+        var resumeOffset = event.resumeOffset ?? (known?.isEmptyAssetList == true ? 0 : duration)
+        if known?.failure != nil {
+            // A break that cannot load is cancelled with resume offset 0, whatever it declares (D.5).
+            duration = 0
+            resumeOffset = 0
+        }
+
+        let unsnapped: Double? = switch event.anchor {
+        case .date(let date): timeline.position(of: date)
+        case .time(let time): time
+        }
+        self.init(
+            event: event, position: nil, unsnappedPosition: unsnapped, resumeAt: nil, duration: duration,
+            durationSource: source, isEstimate: source.isEstimate, resumeOffset: resumeOffset, failure: known?.failure,
+            plays: false, playoutStart: nil)
+    }
+}

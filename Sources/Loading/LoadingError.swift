@@ -1,0 +1,82 @@
+/// Why a playlist or an asset list could not be read, and from where.
+///
+/// The description is one sentence that names the location and the reason, fit for a command's
+/// one-line error and for a diagnostic's message.
+public struct LoadingError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Reason: Sendable, Hashable {
+        /// No file at that path.
+        case notFound
+        /// A directory, a device, a socket: something that is not a regular file.
+        case notAFile
+        /// The file exists but cannot be read (permissions, an I/O error).
+        case unreadable(String)
+        /// The server answered with a status outside 2xx.
+        case httpStatus(Int)
+        /// No complete answer within the timeout, in seconds.
+        case timedOut(Double)
+        /// The body is larger than `limit` bytes; `size` when the file or the server said how large.
+        case tooLarge(limit: Int, size: Int?)
+        /// A scheme other than http, https and (where allowed) file.
+        case unsupportedScheme(String)
+        /// A local file referenced from a resource that was fetched over the network.
+        case localFileNotAllowed
+        /// More redirects than the limit.
+        case tooManyRedirects(Int)
+        /// Text that is not a URL at all.
+        case invalidURL
+        /// The connection failed: refused, reset, unknown host.
+        case network(String)
+    }
+
+    /// The path or URL as the user or the document wrote it (for redirects, the URL first asked for).
+    public var location: String
+    public var reason: Reason
+
+    public init(location: String, reason: Reason) {
+        self.location = location
+        self.reason = reason
+    }
+
+    public var description: String {
+        "\(location): \(reason)"
+    }
+}
+
+extension LoadingError.Reason: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .notFound:
+            "not found (no such file)"
+        case .notAFile:
+            "not a regular file"
+        case .unreadable(let why):
+            "cannot be read (\(why))"
+        case .httpStatus(let status):
+            "the server answered HTTP \(status)\(status == 404 ? " (not found)" : "")"
+        case .timedOut(let seconds):
+            "timed out after \(Self.format(seconds)) s"
+        case .tooLarge(let limit, let size?):
+            "too large: \(size) bytes, more than the \(Self.format(bytes: limit)) allowed"
+        case .tooLarge(let limit, nil):
+            "too large: more than the \(Self.format(bytes: limit)) allowed"
+        case .unsupportedScheme(let scheme):
+            "unsupported URL scheme '\(scheme)'; only http and https URLs (and local files) are read"
+        case .localFileNotAllowed:
+            "a local file, which a resource fetched over the network may not reference"
+        case .tooManyRedirects(let limit):
+            "more than \(limit) redirects"
+        case .invalidURL:
+            "not a valid URL"
+        case .network(let why):
+            "cannot be fetched (\(why))"
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+
+    private static func format(bytes: Int) -> String {
+        bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
+    }
+}

@@ -1,0 +1,51 @@
+import Arguments
+import Inspection
+import Loading
+
+/// `airlab playlist inspect PATH|URL [--json] [--resolve] [--timeout SECONDS]`.
+enum PlaylistInspectCommand {
+    static let spec = CommandSpec(
+        name: "inspect",
+        abstract: "Read a playlist as a receiver would: variants, interstitials, the schedule and every problem found.",
+        discussion: """
+            Exit status: 0 when no error was found (warnings allowed), 1 when the playlist has errors,
+            2 for usage errors and when the playlist cannot be read.
+            """,
+        positionals: [PositionalSpec("PLAYLIST", help: "A local path, a file:// URL, or an http(s) URL.")],
+        options: [
+            .flag("json", help: "Print one JSON document instead of the summary."),
+            .flag("resolve", help: "Fetch asset lists and asset playlists to learn the interstitials' real durations."),
+            .value("timeout", "SECONDS", help: "Give up on each fetch after this many seconds (at least 1).", default: "10"),
+        ])
+
+    static let command = Command(path: ["playlist", "inspect"]) { parsed in
+        let timeout: Double
+        let location: ResourceLocation
+        do throws(UsageError) {
+            timeout = try parsed.value("timeout", as: Double.self) ?? ResourceLoader.defaultTimeout
+            guard timeout >= 1 else {
+                throw UsageError(commandPath: parsed.path, message: "--timeout must be at least 1 second, not '\(timeout)'")
+            }
+        } catch {
+            return Airlab.usageFailure(error)
+        }
+        let argument = parsed.positional("PLAYLIST") ?? ""
+        do {
+            location = try ResourceLocation(argument: argument)
+        } catch {
+            Terminal.error("airlab playlist inspect: \(error)")
+            return Airlab.usageStatus
+        }
+
+        let inspector = PlaylistInspector(loader: ResourceLoader(timeout: timeout), resolvesAssets: parsed.flag("resolve"))
+        let report: InspectionReport
+        do {
+            report = try await inspector.inspect(location)
+        } catch {
+            Terminal.error("airlab playlist inspect: \(error)")
+            return Airlab.usageStatus
+        }
+        print(parsed.flag("json") ? report.renderedJSON() : report.renderedText(), terminator: "")
+        return report.hasErrors ? 1 : 0
+    }
+}
