@@ -15,11 +15,20 @@ let package = Package(
         /// The small argument parser both executables share.
         .target(name: "Arguments"),
 
+        // MARK: - Media
+
+        /// libavformat, libavcodec, libavutil; `shim.h` wraps the macros Swift cannot import.
+        .systemLibrary(
+            name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat libavcodec libavutil",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        /// Probing media with FFmpeg's libraries, and comparing primary and interstitial parameters.
+        .target(name: "Media", dependencies: ["HLS", "CFFmpeg"]),
+
         // MARK: - Emulation
 
         /// Receiver profiles, the transition-latency model and the playback engine. Does no I/O of its own
         /// beyond reading profile files.
-        .target(name: "Emulation", dependencies: ["HLS"], resources: [.copy("Profiles")]),
+        .target(name: "Emulation", dependencies: ["HLS", "Media"], resources: [.copy("Profiles")]),
 
         // MARK: - I/O and reports
 
@@ -28,12 +37,6 @@ let package = Package(
         .target(name: "Loading", dependencies: ["HLS"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
         .target(name: "Inspection", dependencies: ["HLS", "Loading"]),
-        /// libavformat, libavcodec, libavutil; `shim.h` wraps the macros Swift cannot import.
-        .systemLibrary(
-            name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat libavcodec libavutil",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
-        /// Probing media with FFmpeg's libraries, and comparing primary and interstitial parameters.
-        .target(name: "Media", dependencies: ["HLS", "CFFmpeg"]),
 
         // MARK: - Executables
 
@@ -48,7 +51,7 @@ let package = Package(
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
-        .testTarget(name: "EmulationTests", dependencies: ["Emulation"]),
+        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "Media"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),
     ],
     swiftLanguageModes: [.v6]
