@@ -3,6 +3,16 @@
 /// These calls block the calling thread for up to the timeout; async callers go through `ProbeCache`,
 /// which runs them on `ProbeQueue`, away from Swift's cooperative thread pool.
 public enum MediaProbe {
+    /// `probe` on a thread of `ProbeQueue`, for async callers: the wait never holds a thread of the
+    /// cooperative pool. Uncached; `ProbeCache` shares probes.
+    public static func probe(
+        _ input: String, variant: Int? = nil, options: ProbeOptions = ProbeOptions()
+    ) async throws(MediaError) -> MediaParameters {
+        try await ProbeQueue.run { () throws(MediaError) -> MediaParameters in
+            try probe(input, variant: variant, options: options)
+        }
+    }
+
     /// Probes `input` (a path, file: URL or http(s) URL of a segment, file or playlist).
     ///
     /// - Parameter variant: for a multivariant playlist, the index of the variant to probe (0 when nil).

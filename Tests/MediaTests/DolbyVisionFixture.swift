@@ -15,8 +15,8 @@ enum DolbyVisionFixture {
         var compatibility: UInt8
     }
 
-    static func file(from recipe: MediaRecipe, _ configuration: Configuration) throws -> URL {
-        let source = try TestMedia.file(recipe)
+    static func file(from recipe: MediaRecipe, _ configuration: Configuration) async throws -> URL {
+        let source = try await TestMedia.file(recipe)
         let name = "dovi-\(configuration.profile).\(configuration.compatibility)-L\(configuration.level)-\(source.lastPathComponent)"
         return try TestMedia.cached(name) { partial in
             let patched = try inserting(configuration, into: [UInt8](try Data(contentsOf: source)))

@@ -16,8 +16,10 @@ enum FFprobeAgreement {
 
     /// Records an issue for every key where `streams` and ffprobe's reading of `file` disagree,
     /// including a key ffprobe knows and airlab left out.
-    static func expect(_ streams: [StreamParameters], agreeWith file: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let reference = try ffprobeStreams(file)
+    static func expect(
+        _ streams: [StreamParameters], agreeWith file: URL, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let reference = try await ffprobeStreams(file)
         #expect(streams.count == reference.count, sourceLocation: sourceLocation)
         for (ours, theirs) in zip(streams, reference) {
             let fields = Dictionary(uniqueKeysWithValues: ours.fields.map { ($0.key, $0.value.description) })
@@ -28,10 +30,15 @@ enum FFprobeAgreement {
         }
     }
 
+    /// `ffprobe -v error -of json ARGUMENTS…`, parsed.
+    static func ffprobe(_ arguments: [String]) async throws -> Data {
+        try await BlockingWork.run { try Tool.run("ffprobe", ["-v", "error", "-of", "json"] + arguments) }
+    }
+
     /// `ffprobe -show_streams -of json FILE`, each stream's fields flattened to strings
     /// (`tags.language` for the nested tag), as `StreamParameters.fields` keys them.
-    static func ffprobeStreams(_ file: URL) throws -> [[String: String]] {
-        let data = try Tool.run("ffprobe", ["-v", "error", "-show_streams", "-of", "json", file.path])
+    static func ffprobeStreams(_ file: URL) async throws -> [[String: String]] {
+        let data = try await ffprobe(["-show_streams", file.path])
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         let streams = object?["streams"] as? [[String: Any]] ?? []
         return streams.map { stream in

@@ -6,9 +6,9 @@ import Testing
 @Suite("The probe and compare commands")
 struct MediaCommandTests {
     @Test("probe --json prints each stream under ffprobe's key names and value forms, leaving unknowns out")
-    func probeJSON() throws {
-        let file = try TestMedia.file(.baseline)
-        let result = try CommandRunner.run("airlab", ["probe", file.path, "--json"])
+    func probeJSON() async throws {
+        let file = try await TestMedia.file(.baseline)
+        let result = try await BlockingWork.airlab(["probe", file.path, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let streams = try #require(object["streams"] as? [[String: Any]])
@@ -26,9 +26,9 @@ struct MediaCommandTests {
     }
 
     @Test("probe prints one key: value line per known field, grouped by stream")
-    func probeText() throws {
-        let file = try TestMedia.file(.surround)
-        let result = try CommandRunner.run("airlab", ["probe", file.path])
+    func probeText() async throws {
+        let file = try await TestMedia.file(.surround)
+        let result = try await BlockingWork.airlab(["probe", file.path])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "input: \(file.path)")
@@ -38,20 +38,20 @@ struct MediaCommandTests {
     }
 
     @Test("compare exits 0 when the media match and 1 when they differ, printing each difference")
-    func compareStatus() throws {
-        let same = try CommandRunner.run("airlab", ["compare", try TestMedia.file(.baseline).path, try TestMedia.file(.mp4).path])
+    func compareStatus() async throws {
+        let same = try await BlockingWork.airlab(["compare", try await TestMedia.file(.baseline).path, try await TestMedia.file(.mp4).path])
         #expect(same.status == 0)
         #expect(same.stdout.hasSuffix("match: no differences on any dimension\n"))
 
-        let differ = try CommandRunner.run("airlab", ["compare", try TestMedia.file(.baseline).path, try TestMedia.file(.fps25).path])
+        let differ = try await BlockingWork.airlab(["compare", try await TestMedia.file(.baseline).path, try await TestMedia.file(.fps25).path])
         #expect(differ.status == 1)
         #expect(differ.stdout.hasSuffix("1 difference:\n  frame_rate: primary 30/1, interstitial 25/1\n"))
     }
 
     @Test("compare --json gives both sides' parameters and each mismatch with both values")
-    func compareJSON() throws {
-        let result = try CommandRunner.run(
-            "airlab", ["compare", "--json", try TestMedia.file(.baseline).path, try TestMedia.file(.rate44100).path])
+    func compareJSON() async throws {
+        let result = try await BlockingWork.airlab(
+            ["compare", "--json", try await TestMedia.file(.baseline).path, try await TestMedia.file(.rate44100).path])
         #expect(result.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["primary", "interstitial", "mismatches"])
@@ -61,24 +61,24 @@ struct MediaCommandTests {
     }
 
     @Test("compare reads both sides over HTTP from a real server as it reads files")
-    func compareOverHTTP() throws {
-        let server = try TestHTTPServer(serving: TestMedia.cacheDirectory)
+    func compareOverHTTP() async throws {
+        let server = try await BlockingWork.server(serving: TestMedia.cacheDirectory)
         defer { server.stop() }
-        let primary = server.url(try TestMedia.file(.hevcSDR10).lastPathComponent).absoluteString
-        let interstitial = server.url(try TestMedia.file(.hevcPQ).lastPathComponent).absoluteString
-        let result = try CommandRunner.run("airlab", ["compare", primary, interstitial])
+        let primary = server.url(try await TestMedia.file(.hevcSDR10).lastPathComponent).absoluteString
+        let interstitial = server.url(try await TestMedia.file(.hevcPQ).lastPathComponent).absoluteString
+        let result = try await BlockingWork.airlab(["compare", primary, interstitial])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stdout.hasSuffix("1 difference:\n  dynamic_range: primary SDR, interstitial PQ\n"))
     }
 
     @Test("An input that cannot be probed gets one line naming it and the reason, and exit status 2")
-    func badInputs() throws {
+    func badInputs() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let server = try TestHTTPServer(serving: scratch.url)
+        let server = try await BlockingWork.server(serving: scratch.url)
         defer { server.stop() }
         let text = try scratch.write("notes.ts", "these are notes, not a transport stream\n").path
-        let baseline = try Data(contentsOf: try TestMedia.file(.baseline))
+        let baseline = try Data(contentsOf: try await TestMedia.file(.baseline))
         let truncated = try scratch.write("truncated.ts", baseline.prefix(2_000)).path
         let missing = scratch.url.appendingPathComponent("missing.ts").path
         let emptyPlaylist = try scratch.write("empty.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-ENDLIST\n").path
@@ -103,7 +103,7 @@ struct MediaCommandTests {
             ("rtmp://127.0.0.1/live", "unsupported URL scheme 'rtmp'; use a file path, file:, http: or https:"),
         ]
         for (input, reason) in cases {
-            let result = try CommandRunner.run("airlab", ["probe", input, "--timeout", "1"])
+            let result = try await BlockingWork.airlab(["probe", input, "--timeout", "1"])
             #expect(result.status == 2, "\(input)")
             #expect(result.stderr == "airlab probe: \(input): \(reason)\n")
             #expect(result.stdout.isEmpty)
@@ -111,19 +111,19 @@ struct MediaCommandTests {
     }
 
     @Test("compare exits 2 and names the side that cannot be probed")
-    func compareBadSide() throws {
+    func compareBadSide() async throws {
         let missing = "/nonexistent/airlab/interstitial.ts"
-        let result = try CommandRunner.run("airlab", ["compare", try TestMedia.file(.baseline).path, missing])
+        let result = try await BlockingWork.airlab(["compare", try await TestMedia.file(.baseline).path, missing])
         #expect(result.status == 2)
         #expect(result.stderr == "airlab compare: \(missing): no such file\n")
     }
 
     @Test("probe --variant N probes that variant of a multivariant playlist")
-    func probeVariant() throws {
-        let scratch = try TestMedia.stage(["avc": try TestMedia.hls(.baseline, .transportStream), "hevc": try TestMedia.hls(.hevc, .fragmentedMP4)])
+    func probeVariant() async throws {
+        let scratch = try TestMedia.stage(["avc": try await TestMedia.hls(.baseline, .transportStream), "hevc": try await TestMedia.hls(.hevc, .fragmentedMP4)])
         defer { scratch.remove() }
         let master = try scratch.write("master.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2\navc/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=1\nhevc/index.m3u8\n")
-        let result = try CommandRunner.run("airlab", ["probe", master.path, "--variant", "1", "--json"])
+        let result = try await BlockingWork.airlab(["probe", master.path, "--variant", "1", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["variant"] as? Int == 1)
@@ -131,16 +131,16 @@ struct MediaCommandTests {
     }
 
     @Test("A negative variant is a usage error")
-    func negativeVariant() throws {
-        let result = try CommandRunner.run("airlab", ["probe", "master.m3u8", "--variant", "-1"])
+    func negativeVariant() async throws {
+        let result = try await BlockingWork.airlab(["probe", "master.m3u8", "--variant", "-1"])
         #expect(result.status == 2)
         #expect(result.stderr == "airlab probe: --variant counts from 0, not '-1' (see 'airlab probe --help')\n")
     }
 
     @Test("A timeout that is not a positive number is a usage error")
-    func badTimeout() throws {
+    func badTimeout() async throws {
         for value in ["soon", "0", "-1"] {
-            let result = try CommandRunner.run("airlab", ["probe", "x.ts", "--timeout", value])
+            let result = try await BlockingWork.airlab(["probe", "x.ts", "--timeout", value])
             #expect(result.status == 2)
             #expect(result.stderr.hasPrefix("airlab probe: --timeout expects"), "\(result.stderr)")
         }

@@ -24,11 +24,11 @@ struct MediaComparisonTests {
             (.hevcSDR10, .hevcPQ, [.dynamicRange]),
             (.hevcHLG, .hevcPQ, [.dynamicRange]),
         ], TestMedia.Transport.allCases)
-    func namesDifferingDimensions(pair: (MediaRecipe, MediaRecipe, [MediaDimension]), transport: TestMedia.Transport) throws {
+    func namesDifferingDimensions(pair: (MediaRecipe, MediaRecipe, [MediaDimension]), transport: TestMedia.Transport) async throws {
         let (primary, interstitial, expected) = pair
-        try TestMedia.withInputs(over: transport) { input in
+        try await TestMedia.withInputs(over: transport) { input in
             let comparison = MediaComparison(
-                primary: try MediaProbe.probe(try input(primary)), interstitial: try MediaProbe.probe(try input(interstitial)))
+                primary: try await MediaProbe.probe(try await input(primary)), interstitial: try await MediaProbe.probe(try await input(interstitial)))
             #expect(comparison.mismatches.map(\.dimension) == expected)
         }
     }
@@ -45,10 +45,10 @@ struct MediaComparisonTests {
             (.tenBit, Mismatch(dimension: .bitDepth, primary: "8-bit", interstitial: "10-bit")),
             (.alac24, Mismatch(dimension: .sampleResolution, primary: "fltp", interstitial: "24-bit")),
         ])
-    func mismatchValues(interstitial: MediaRecipe, expected: Mismatch) throws {
+    func mismatchValues(interstitial: MediaRecipe, expected: Mismatch) async throws {
         let comparison = MediaComparison(
-            primary: try MediaProbe.probe(try TestMedia.file(.baseline).path),
-            interstitial: try MediaProbe.probe(try TestMedia.file(interstitial).path))
+            primary: try await MediaProbe.probe(try await TestMedia.file(.baseline).path),
+            interstitial: try await MediaProbe.probe(try await TestMedia.file(interstitial).path))
         #expect(comparison.mismatches.contains(expected), "\(comparison.mismatches)")
     }
 

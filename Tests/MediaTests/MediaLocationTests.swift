@@ -16,17 +16,17 @@ struct MediaLocationTests {
             ("/media/a/master.m3u8", "/elsewhere/seg.ts", "/elsewhere/seg.ts"),
             ("file:///media/a/master.m3u8", "seg.ts", "/media/a/seg.ts"),
         ])
-    func resolution(base: String, reference: String, expected: String) throws {
+    func resolution(base: String, reference: String, expected: String) async throws {
         #expect(try MediaLocation(base).resolving(reference).ffmpegURL == expected)
     }
 
     @Test("Only paths, file:, http: and https: are accepted; any other scheme is refused by name")
-    func schemes() throws {
+    func schemes() async throws {
         #expect(try MediaLocation("segments/a.ts").isRemote == false)
         #expect(try MediaLocation("HTTPS://host/a.ts").isRemote)
         for input in ["rtmp://host/live", "ftp://host/a.ts", "concat:a.ts|b.ts", "data:video/mp2t;base64,AAAA"] {
             let scheme = String(input.prefix { $0 != ":" })
-            #expect(throws: MediaError(input: input, reason: .unsupportedScheme(scheme))) { try MediaLocation(input) }
+            await #expect(throws: MediaError(input: input, reason: .unsupportedScheme(scheme))) { try MediaLocation(input) }
         }
     }
 }

@@ -8,10 +8,10 @@ struct PlaylistProbeTests {
     @Test(
         "A media playlist is probed through its first segment, joined to its init section, and agrees with ffprobe on those bytes",
         arguments: [TestMedia.Packaging.transportStream, .fragmentedMP4, .byteRanges])
-    func mediaPlaylist(packaging: TestMedia.Packaging) throws {
-        let folder = try TestMedia.hls(.hevc, packaging)
+    func mediaPlaylist(packaging: TestMedia.Packaging) async throws {
+        let folder = try await TestMedia.hls(.hevc, packaging)
         let playlist = folder.appendingPathComponent("index.m3u8").path
-        let media = try MediaProbe.probe(playlist)
+        let media = try await MediaProbe.probe(playlist)
 
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -31,12 +31,12 @@ struct PlaylistProbeTests {
         }
         #expect(media.input == playlist)
         #expect(media.video?.codecName == "hevc")
-        try FFprobeAgreement.expect(media.streams, agreeWith: joined)
+        try await FFprobeAgreement.expect(media.streams, agreeWith: joined)
     }
 
     @Test("A multivariant playlist is probed through the variant asked for, the first by default")
-    func variantSelection() throws {
-        let scratch = try TestMedia.stage(["avc": try TestMedia.hls(.baseline, .transportStream), "hevc": try TestMedia.hls(.hevc, .fragmentedMP4)])
+    func variantSelection() async throws {
+        let scratch = try TestMedia.stage(["avc": try await TestMedia.hls(.baseline, .transportStream), "hevc": try await TestMedia.hls(.hevc, .fragmentedMP4)])
         defer { scratch.remove() }
         let master = try scratch.write("master.m3u8", """
             #EXTM3U
@@ -46,26 +46,26 @@ struct PlaylistProbeTests {
             hevc/index.m3u8
 
             """).path
-        let first = try MediaProbe.probe(master)
+        let first = try await MediaProbe.probe(master)
         #expect(first.variant == 0)
         #expect(first.video?.codecName == "h264")
-        let second = try MediaProbe.probe(master, variant: 1)
+        let second = try await MediaProbe.probe(master, variant: 1)
         #expect(second.variant == 1)
         #expect(second.video?.codecName == "hevc")
         #expect(second.probedURLs.first == scratch.url.appendingPathComponent("hevc/init.mp4").path)
 
-        #expect(throws: MediaError(input: master, reason: .variantOutOfRange(requested: 2, available: 2))) {
-            try MediaProbe.probe(master, variant: 2)
+        await #expect(throws: MediaError(input: master, reason: .variantOutOfRange(requested: 2, available: 2))) {
+            try await MediaProbe.probe(master, variant: 2)
         }
     }
 
     @Test("A variant whose audio is a rendition of its own is probed together with that rendition")
-    func audioRendition() throws {
+    func audioRendition() async throws {
         var video = MediaRecipe.baseline
         video.streams = .videoOnly
         var audio = MediaRecipe.baseline
         audio.streams = .audioOnly
-        let scratch = try TestMedia.stage(["video": try TestMedia.hls(video, .fragmentedMP4), "audio": try TestMedia.hls(audio, .transportStream)])
+        let scratch = try TestMedia.stage(["video": try await TestMedia.hls(video, .fragmentedMP4), "audio": try await TestMedia.hls(audio, .transportStream)])
         defer { scratch.remove() }
         let master = try scratch.write("master.m3u8", """
             #EXTM3U
@@ -74,17 +74,17 @@ struct PlaylistProbeTests {
             video/index.m3u8
 
             """).path
-        let media = try MediaProbe.probe(master)
+        let media = try await MediaProbe.probe(master)
         #expect(media.streams.map(\.codecType) == ["video", "audio"])
         #expect(media.streams.map(\.index) == [0, 1])
         #expect(media.audio?.sampleRate == "48000")
         #expect(media.probedURLs.last == scratch.url.appendingPathComponent("audio/seg0.ts").path)
-        #expect(MediaComparison(primary: media, interstitial: try MediaProbe.probe(try TestMedia.file(.baseline).path)).matches)
+        #expect(MediaComparison(primary: media, interstitial: try await MediaProbe.probe(try await TestMedia.file(.baseline).path)).matches)
     }
 
     @Test("Languages come from the variant's renditions; an interstitial without the selected one is a mismatch")
-    func languageCoverage() throws {
-        let scratch = try TestMedia.stage(["main": try TestMedia.hls(.baseline, .transportStream)])
+    func languageCoverage() async throws {
+        let scratch = try TestMedia.stage(["main": try await TestMedia.hls(.baseline, .transportStream)])
         defer { scratch.remove() }
         let master = try scratch.write("master.m3u8", """
             #EXTM3U
@@ -95,18 +95,18 @@ struct PlaylistProbeTests {
             main/index.m3u8
 
             """).path
-        let primary = try MediaProbe.probe(master)
+        let primary = try await MediaProbe.probe(master)
         #expect(primary.renditionLanguages == RenditionLanguages(audio: ["en", "de"], subtitles: ["en"], selectedAudio: "en", selectedSubtitles: nil))
 
-        let english = MediaComparison(primary: primary, interstitial: try MediaProbe.probe(try TestMedia.file(.baseline).path))
+        let english = MediaComparison(primary: primary, interstitial: try await MediaProbe.probe(try await TestMedia.file(.baseline).path))
         #expect(english.matches)
-        let french = MediaComparison(primary: primary, interstitial: try MediaProbe.probe(try TestMedia.file(.french).path))
+        let french = MediaComparison(primary: primary, interstitial: try await MediaProbe.probe(try await TestMedia.file(.french).path))
         #expect(french.mismatches == [Mismatch(dimension: .audioLanguage, primary: "en", interstitial: "fra")])
     }
 
     @Test("Over HTTP, playlists and segments are fetched from the server and relative URIs resolve against the playlist URL")
-    func overHTTP() throws {
-        let scratch = try TestMedia.stage(["avc": try TestMedia.hls(.baseline, .transportStream), "hevc": try TestMedia.hls(.hevc, .fragmentedMP4)])
+    func overHTTP() async throws {
+        let scratch = try TestMedia.stage(["avc": try await TestMedia.hls(.baseline, .transportStream), "hevc": try await TestMedia.hls(.hevc, .fragmentedMP4)])
         defer { scratch.remove() }
         try scratch.write("streams/master.m3u8", """
             #EXTM3U
@@ -114,44 +114,44 @@ struct PlaylistProbeTests {
             ../avc/index.m3u8
 
             """)
-        let server = try TestHTTPServer(serving: scratch.url)
+        let server = try await BlockingWork.server(serving: scratch.url)
         defer { server.stop() }
 
         let primaryURL = server.url("streams/master.m3u8").absoluteString
-        let primary = try MediaProbe.probe(primaryURL)
+        let primary = try await MediaProbe.probe(primaryURL)
         #expect(primary.probedURLs == [server.url("avc/seg0.ts").absoluteString])
-        #expect(primary.streams == (try MediaProbe.probe(scratch.url.appendingPathComponent("streams/master.m3u8").path)).streams)
+        #expect(primary.streams == (try await MediaProbe.probe(scratch.url.appendingPathComponent("streams/master.m3u8").path)).streams)
 
-        let interstitial = try MediaProbe.probe(server.url("hevc/index.m3u8").absoluteString)
+        let interstitial = try await MediaProbe.probe(server.url("hevc/index.m3u8").absoluteString)
         #expect(interstitial.probedURLs == [server.url("hevc/init.mp4").absoluteString, server.url("hevc/seg0.m4s").absoluteString])
         #expect(MediaComparison(primary: primary, interstitial: interstitial).mismatches.map(\.dimension) == [.videoCodec])
     }
 
     @Test("A playlist without an .m3u8 name is recognised by its content and read once, from a file or over HTTP")
-    func playlistByContent() throws {
-        let scratch = try TestMedia.stage(["avc": try TestMedia.hls(.baseline, .transportStream)])
+    func playlistByContent() async throws {
+        let scratch = try TestMedia.stage(["avc": try await TestMedia.hls(.baseline, .transportStream)])
         defer { scratch.remove() }
         let playlist = scratch.url.appendingPathComponent("avc/playlist")
         try FileManager.default.copyItem(at: scratch.url.appendingPathComponent("avc/index.m3u8"), to: playlist)
-        let server = try TestHTTPServer(serving: scratch.url)
+        let server = try await BlockingWork.server(serving: scratch.url)
         defer { server.stop() }
 
-        let local = try MediaProbe.probe(playlist.path)
+        let local = try await MediaProbe.probe(playlist.path)
         #expect(local.probedURLs == [scratch.url.appendingPathComponent("avc/seg0.ts").path])
-        let remote = try MediaProbe.probe(server.url("avc/playlist").absoluteString)
+        let remote = try await MediaProbe.probe(server.url("avc/playlist").absoluteString)
         #expect(remote.probedURLs == [server.url("avc/seg0.ts").absoluteString])
         #expect(remote.streams == local.streams)
     }
 
     @Test("A failure inside a playlist names the playlist, the part that failed and the reason")
-    func failuresInsidePlaylists() throws {
+    func failuresInsidePlaylists() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try scratch.write("broken.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nmissing.ts\n#EXT-X-ENDLIST\n")
         try scratch.write("no-init.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MAP:URI=\"gone.mp4\"\n#EXTINF:2,\nseg.m4s\n#EXT-X-ENDLIST\n")
         try scratch.write("master.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nvariant/missing.m3u8\n")
         try scratch.write("rtmp.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nrtmp://127.0.0.1/live\n#EXT-X-ENDLIST\n")
-        let server = try TestHTTPServer(serving: scratch.url)
+        let server = try await BlockingWork.server(serving: scratch.url)
         defer { server.stop() }
 
         let cases: [(String, String)] = [
@@ -165,9 +165,9 @@ struct PlaylistProbeTests {
              "rtmp://127.0.0.1/live: unsupported URL scheme 'rtmp'; use a file path, file:, http: or https:"),
         ]
         for (input, detail) in cases {
-            #expect(throws: MediaError.self) { try MediaProbe.probe(input) }
+            await #expect(throws: MediaError.self) { try await MediaProbe.probe(input) }
             do {
-                _ = try MediaProbe.probe(input)
+                _ = try await MediaProbe.probe(input)
             } catch {
                 #expect(error.description == "\(input): \(detail)")
             }

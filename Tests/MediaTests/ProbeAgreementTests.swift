@@ -6,9 +6,9 @@ import Testing
 @Suite("Probing generated media")
 struct ProbeAgreementTests {
     @Test("The probe of each generated clip agrees with ffprobe on every field, and knows what ffprobe knows", arguments: MediaRecipe.all)
-    func agreesWithFFprobe(recipe: MediaRecipe) throws {
-        let file = try TestMedia.file(recipe)
-        try FFprobeAgreement.expect(try MediaProbe.probe(file.path).streams, agreeWith: file)
+    func agreesWithFFprobe(recipe: MediaRecipe) async throws {
+        let file = try await TestMedia.file(recipe)
+        try await FFprobeAgreement.expect(try await MediaProbe.probe(file.path).streams, agreeWith: file)
     }
 
     @Test(
@@ -23,8 +23,8 @@ struct ProbeAgreementTests {
             (.hevcHLG, "hvc1.2.4.L90.90", "HLG", 10),
             (.hevcPQ, "hvc1.2.4.L90.90", "PQ", 10),
         ])
-    func derivedVideoParameters(recipe: MediaRecipe, codecString: String, dynamicRange: String, bitDepth: Int) throws {
-        let media = try MediaProbe.probe(try TestMedia.file(recipe).path)
+    func derivedVideoParameters(recipe: MediaRecipe, codecString: String, dynamicRange: String, bitDepth: Int) async throws {
+        let media = try await MediaProbe.probe(try await TestMedia.file(recipe).path)
         let video = try #require(media.video)
         #expect(video.codecString == codecString)
         #expect(video.dynamicRange?.description == dynamicRange)
@@ -33,12 +33,12 @@ struct ProbeAgreementTests {
     }
 
     @Test("Each clip served over HTTP by a real server probes the same as the file")
-    func httpAgreesWithFile() throws {
-        try TestMedia.withInputs(over: .http) { input in
+    func httpAgreesWithFile() async throws {
+        try await TestMedia.withInputs(over: .http) { input in
             for recipe in MediaRecipe.all {
-                let remote = try MediaProbe.probe(try input(recipe))
-                #expect(remote.probedURLs == [try input(recipe)])
-                #expect(remote.streams == (try MediaProbe.probe(try TestMedia.file(recipe).path)).streams, "\(recipe)")
+                let remote = try await MediaProbe.probe(try await input(recipe))
+                #expect(remote.probedURLs == [try await input(recipe)])
+                #expect(remote.streams == (try await MediaProbe.probe(try await TestMedia.file(recipe).path)).streams, "\(recipe)")
             }
         }
     }
@@ -52,13 +52,13 @@ struct DolbyVisionTests {
             (DolbyVisionFixture.Configuration(profile: 8, level: 4, compatibility: 1), "Dolby Vision profile 8.1 level 4"),
             (DolbyVisionFixture.Configuration(profile: 5, level: 6, compatibility: 0), "Dolby Vision profile 5 level 6"),
         ])
-    func dolbyVision(configuration: DolbyVisionFixture.Configuration, expected: String) throws {
-        let file = try DolbyVisionFixture.file(from: .hevcPQMP4, configuration)
-        let media = try MediaProbe.probe(file.path)
+    func dolbyVision(configuration: DolbyVisionFixture.Configuration, expected: String) async throws {
+        let file = try await DolbyVisionFixture.file(from: .hevcPQMP4, configuration)
+        let media = try await MediaProbe.probe(file.path)
         #expect(media.video?.dynamicRange?.description == expected)
-        try FFprobeAgreement.expect(media.streams, agreeWith: file)
+        try await FFprobeAgreement.expect(media.streams, agreeWith: file)
 
-        let data = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_streams", "-of", "json", file.path])
+        let data = try await FFprobeAgreement.ffprobe(["-select_streams", "v:0", "-show_streams", file.path])
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         let sideData = ((object?["streams"] as? [[String: Any]])?.first?["side_data_list"] as? [[String: Any]]) ?? []
         let record = try #require(sideData.first { $0["side_data_type"] as? String == "DOVI configuration record" })
@@ -68,10 +68,10 @@ struct DolbyVisionTests {
     }
 
     @Test("Dolby Vision against its own base layer without the record differs only in dynamic range")
-    func againstBaseLayer() throws {
-        let dolby = try DolbyVisionFixture.file(from: .hevcPQMP4, .init(profile: 8, level: 4, compatibility: 1))
+    func againstBaseLayer() async throws {
+        let dolby = try await DolbyVisionFixture.file(from: .hevcPQMP4, .init(profile: 8, level: 4, compatibility: 1))
         let comparison = MediaComparison(
-            primary: try MediaProbe.probe(try TestMedia.file(.hevcPQMP4).path), interstitial: try MediaProbe.probe(dolby.path))
+            primary: try await MediaProbe.probe(try await TestMedia.file(.hevcPQMP4).path), interstitial: try await MediaProbe.probe(dolby.path))
         #expect(comparison.mismatches == [Mismatch(dimension: .dynamicRange, primary: "PQ", interstitial: "Dolby Vision profile 8.1 level 4")])
     }
 }

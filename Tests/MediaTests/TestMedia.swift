@@ -164,9 +164,11 @@ enum TestMedia {
     }
 
     /// The clip `recipe` makes, generating it first when it is not cached.
-    static func file(_ recipe: MediaRecipe) throws -> URL {
-        try cached(recipe.fileName) { partial in
-            try Tool.run("ffmpeg", recipe.arguments + [partial.path])
+    static func file(_ recipe: MediaRecipe) async throws -> URL {
+        try await BlockingWork.run {
+            try cached(recipe.fileName) { partial in
+                try Tool.run("ffmpeg", recipe.arguments + [partial.path])
+            }
         }
     }
 
@@ -181,7 +183,7 @@ enum TestMedia {
     }
 
     /// A folder holding `index.m3u8` and its segments, made by ffmpeg's HLS muxer from `recipe`.
-    static func hls(_ recipe: MediaRecipe, _ packaging: Packaging) throws -> URL {
+    static func hls(_ recipe: MediaRecipe, _ packaging: Packaging) async throws -> URL {
         var arguments = recipe.encodingArguments + ["-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod"]
         switch packaging {
         case .transportStream: arguments += ["-hls_segment_filename", "SEGMENTS/seg%d.ts"]
@@ -189,10 +191,13 @@ enum TestMedia {
         case .byteRanges: arguments += ["-hls_segment_type", "fmp4", "-hls_flags", "single_file"]
         }
         let name = "hls-\(recipe.name)-\(packaging.rawValue)-\(StableHash.hex(arguments.joined(separator: "\u{1F}")))"
-        return try cached(name) { folder in
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let resolved = arguments.map { $0.replacingOccurrences(of: "SEGMENTS", with: folder.path) }
-            try Tool.run("ffmpeg", resolved + [folder.appendingPathComponent("index.m3u8").path])
+        let finalArguments = arguments
+        return try await BlockingWork.run {
+            try cached(name) { folder in
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let resolved = finalArguments.map { $0.replacingOccurrences(of: "SEGMENTS", with: folder.path) }
+                try Tool.run("ffmpeg", resolved + [folder.appendingPathComponent("index.m3u8").path])
+            }
         }
     }
 
@@ -205,11 +210,11 @@ enum TestMedia {
 
     /// Runs `body` with a function giving each recipe's input over `transport`: a path, or a URL on a
     /// server that lives as long as `body` runs.
-    static func withInputs(over transport: Transport, _ body: ((MediaRecipe) throws -> String) throws -> Void) throws {
-        let server = transport == .http ? try TestHTTPServer(serving: cacheDirectory) : nil
+    static func withInputs(over transport: Transport, _ body: ((MediaRecipe) async throws -> String) async throws -> Void) async throws {
+        let server = transport == .http ? try await BlockingWork.server(serving: cacheDirectory) : nil
         defer { server?.stop() }
-        try body { recipe in
-            let file = try TestMedia.file(recipe)
+        try await body { recipe in
+            let file = try await TestMedia.file(recipe)
             return server.map { $0.url(file.lastPathComponent).absoluteString } ?? file.path
         }
     }
@@ -225,6 +230,7 @@ enum TestMedia {
     }
 
     /// Makes `target` (a file or a folder) by running `make` on a temporary path, then renaming.
+    /// It blocks: callers run it inside `BlockingWork`.
     static func cached(_ name: String, make: (URL) throws -> Void) throws -> URL {
         let target = cacheDirectory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: target.path) { return target }
@@ -256,7 +262,8 @@ enum StableHash {
     }
 }
 
-/// Runs the reference tools (`ffmpeg`, `ffprobe`) the tests compare against.
+/// Runs the reference tools (`ffmpeg`, `ffprobe`) the tests compare against. It blocks: callers run
+/// it inside `BlockingWork`.
 enum Tool {
     /// Runs `tool` from PATH and returns its standard output; a failure carries its standard error.
     @discardableResult

@@ -1,0 +1,28 @@
+import Foundation
+import TestSupport
+
+/// Runs the tests' blocking work (ffmpeg, ffprobe, the airlab binary, a server's start-up) on threads
+/// of its own.
+///
+/// Swift Testing runs every test on the cooperative pool, two threads on a 2-core machine. A test that
+/// blocks one for seconds starves every other suite's async work, timers included; the tests await
+/// this instead, and keep their expectations on their own task, where Swift Testing records them.
+enum BlockingWork {
+    private static let queue = DispatchQueue(label: "airlab.tests.blocking", attributes: .concurrent)
+
+    static func run<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    /// `airlab ARGUMENTS…`, the built binary, as a user runs it.
+    static func airlab(_ arguments: [String]) async throws -> CommandResult {
+        try await run { try CommandRunner.run("airlab", arguments) }
+    }
+
+    /// A real HTTP server on 127.0.0.1 serving `folder`; the caller stops it.
+    static func server(serving folder: URL) async throws -> TestHTTPServer {
+        try await run { try TestHTTPServer(serving: folder) }
+    }
+}
