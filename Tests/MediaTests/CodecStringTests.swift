@@ -1,5 +1,6 @@
-@testable import Media
+import TestSupport
 import Testing
+@testable import Media
 
 @Suite("RFC 6381 codec strings")
 struct CodecStringTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import TestSupport
 import Testing
 
 /// Checking airlab's streams against `ffprobe -show_streams -of json` run on the same bytes.

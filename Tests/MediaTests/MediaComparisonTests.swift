@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import TestSupport
 import Testing
 
 @Suite("Comparing primary and interstitial media")

@@ -1,6 +1,7 @@
-@testable import Media
 import Synchronization
+import TestSupport
 import Testing
+@testable import Media
 
 @Suite("The probe cache")
 struct ProbeCacheTests {

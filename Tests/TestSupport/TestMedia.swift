@@ -6,37 +6,41 @@ import TestSupport
 /// Every property has the baseline's value, so a recipe that changes one property yields media that
 /// differ from the baseline on exactly the dimensions that property touches. Levels are pinned so
 /// that a frame-rate change does not also move x264's automatic level choice.
-struct MediaRecipe: Sendable, Hashable, CustomStringConvertible {
-    var name = "baseline"
-    var videoCodec = "libx264"
-    var size = "320x180"
-    var frameRate = "30"
-    var sampleAspectRatio: String?
-    var pixelFormat = "yuv420p"
+public struct MediaRecipe: Sendable, Hashable, CustomStringConvertible {
+    public var name = "baseline"
+    public var videoCodec = "libx264"
+    public var size = "320x180"
+    public var frameRate = "30"
+    public var sampleAspectRatio: String?
+    public var pixelFormat = "yuv420p"
     /// color_trc, color_primaries, colorspace, as ffmpeg spells them.
-    var colour: (transfer: String, primaries: String, space: String)?
-    var audioCodec = "aac"
+    public var colour: (transfer: String, primaries: String, space: String)?
+    public var audioCodec = "aac"
     /// The encoder's sample format when not its default: ALAC stores 24-bit audio as s32p.
-    var sampleFormat: String?
-    var sampleRate = 48000
-    var channels = 2
-    var language = "eng"
+    public var sampleFormat: String?
+    public var sampleRate = 48000
+    public var channels = 2
+    public var language = "eng"
     /// Which of the picture and the tone the clip carries: HLS puts them in separate renditions.
-    var streams = Streams.both
+    public var streams = Streams.both
     /// "mpegts" or "mp4".
-    var container = "mpegts"
+    public var container = "mpegts"
+    /// Seconds of picture and tone.
+    public var seconds = 1
 
-    var description: String { name }
+    public var description: String { name }
 
-    static func == (left: MediaRecipe, right: MediaRecipe) -> Bool { left.arguments == right.arguments }
-    func hash(into hasher: inout Hasher) { hasher.combine(arguments) }
+    public init() {}
 
-    enum Streams: String, Sendable {
+    public static func == (left: MediaRecipe, right: MediaRecipe) -> Bool { left.arguments == right.arguments }
+    public func hash(into hasher: inout Hasher) { hasher.combine(arguments) }
+
+    public enum Streams: String, Sendable {
         case both, videoOnly, audioOnly
     }
 
     /// The ffmpeg arguments before the output name; the cache key is made of exactly these.
-    var arguments: [String] {
+    public var arguments: [String] {
         // moov first, as an MP4 meant for HTTP is written: the test server (Python's http.server)
         // ignores Range requests, so FFmpeg could not seek back from a trailing moov to the samples.
         let layout = container == "mp4" ? ["-movflags", "+faststart"] : []
@@ -44,13 +48,13 @@ struct MediaRecipe: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Inputs, encoders and their settings: what a file and an HLS packaging of the recipe share.
-    var encodingArguments: [String] {
-        var video = ["testsrc2=size=\(size):rate=\(frameRate):duration=1"]
+    public var encodingArguments: [String] {
+        var video = ["testsrc2=size=\(size):rate=\(frameRate):duration=\(seconds)"]
         if let sampleAspectRatio { video.append("setsar=\(sampleAspectRatio)") }
         var arguments = [
             "-v", "error", "-y", "-nostdin",
             "-f", "lavfi", "-i", video.joined(separator: ","),
-            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(sampleRate):duration=1",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(sampleRate):duration=\(seconds)",
         ]
         switch streams {
         case .both: arguments += ["-map", "0:v", "-map", "1:a"]
@@ -74,77 +78,77 @@ struct MediaRecipe: Sendable, Hashable, CustomStringConvertible {
         return arguments
     }
 
-    var fileExtension: String { container == "mp4" ? "mp4" : "ts" }
+    public var fileExtension: String { container == "mp4" ? "mp4" : "ts" }
 
     /// The cached file's name: the recipe's name for people, a hash of its arguments for the cache.
-    var fileName: String { "\(name)-\(StableHash.hex(arguments.joined(separator: "\u{1F}"))).\(fileExtension)" }
+    public var fileName: String { "\(name)-\(StableHash.hex(arguments.joined(separator: "\u{1F}"))).\(fileExtension)" }
 }
 
 extension MediaRecipe {
-    static let baseline = MediaRecipe()
+    public static let baseline = MediaRecipe()
 
     /// The baseline with one change, named after it.
-    static func baseline(_ name: String, _ change: (inout MediaRecipe) -> Void) -> MediaRecipe {
+    public static func baseline(_ name: String, _ change: (inout MediaRecipe) -> Void) -> MediaRecipe {
         var recipe = MediaRecipe()
         recipe.name = name
         change(&recipe)
         return recipe
     }
 
-    static let hevc = baseline("hevc") { $0.videoCodec = "libx265" }
-    static let fps25 = baseline("fps25") { $0.frameRate = "25" }
-    static let fps2997 = baseline("fps29.97") { $0.frameRate = "30000/1001" }
-    static let fourByThree = baseline("4x3") { $0.size = "240x180" }
-    static let anamorphic = baseline("anamorphic") {
+    public static let hevc = baseline("hevc") { $0.videoCodec = "libx265" }
+    public static let fps25 = baseline("fps25") { $0.frameRate = "25" }
+    public static let fps2997 = baseline("fps29.97") { $0.frameRate = "30000/1001" }
+    public static let fourByThree = baseline("4x3") { $0.size = "240x180" }
+    public static let anamorphic = baseline("anamorphic") {
         $0.size = "240x180"
         $0.sampleAspectRatio = "4/3"
     }
-    static let rate44100 = baseline("44.1kHz") { $0.sampleRate = 44100 }
-    static let surround = baseline("5.1") { $0.channels = 6 }
-    static let tenBit = baseline("10bit") { $0.pixelFormat = "yuv420p10le" }
-    static let hevcSDR10 = baseline("hevc-sdr10") {
+    public static let rate44100 = baseline("44.1kHz") { $0.sampleRate = 44100 }
+    public static let surround = baseline("5.1") { $0.channels = 6 }
+    public static let tenBit = baseline("10bit") { $0.pixelFormat = "yuv420p10le" }
+    public static let hevcSDR10 = baseline("hevc-sdr10") {
         $0.videoCodec = "libx265"
         $0.pixelFormat = "yuv420p10le"
         $0.colour = ("bt709", "bt709", "bt709")
     }
-    static let hevcHLG = baseline("hevc-hlg") {
+    public static let hevcHLG = baseline("hevc-hlg") {
         $0.videoCodec = "libx265"
         $0.pixelFormat = "yuv420p10le"
         $0.colour = ("arib-std-b67", "bt2020", "bt2020nc")
     }
-    static let hevcPQ = baseline("hevc-pq") {
+    public static let hevcPQ = baseline("hevc-pq") {
         $0.videoCodec = "libx265"
         $0.pixelFormat = "yuv420p10le"
         $0.colour = ("smpte2084", "bt2020", "bt2020nc")
     }
-    static let mp4 = baseline("mp4") { $0.container = "mp4" }
+    public static let mp4 = baseline("mp4") { $0.container = "mp4" }
     /// HEVC in MP4: the codec string comes from the hvcC box, and ffmpeg's sample entry is hev1.
-    static let hevcMP4 = baseline("hevc-mp4") {
+    public static let hevcMP4 = baseline("hevc-mp4") {
         $0.videoCodec = "libx265"
         $0.container = "mp4"
     }
 
     /// The base layer of the Dolby Vision fixtures: HEVC Main 10 in MP4, PQ.
-    static let hevcPQMP4 = baseline("hevc-pq-mp4") {
+    public static let hevcPQMP4 = baseline("hevc-pq-mp4") {
         $0.videoCodec = "libx265"
         $0.pixelFormat = "yuv420p10le"
         $0.colour = ("smpte2084", "bt2020", "bt2020nc")
         $0.container = "mp4"
     }
     /// Apple Lossless in MP4, 16-bit and 24-bit: the same codec at two sample resolutions.
-    static let alac16 = baseline("alac16") {
+    public static let alac16 = baseline("alac16") {
         $0.container = "mp4"
         $0.audioCodec = "alac"
         $0.sampleFormat = "s16p"
     }
-    static let alac24 = baseline("alac24") {
+    public static let alac24 = baseline("alac24") {
         $0.container = "mp4"
         $0.audioCodec = "alac"
         $0.sampleFormat = "s32p"
     }
-    static let french = baseline("french") { $0.language = "fra" }
+    public static let french = baseline("french") { $0.language = "fra" }
 
-    static let all: [MediaRecipe] = [
+    public static let all: [MediaRecipe] = [
         .baseline, .hevc, .fps25, .fps2997, .fourByThree, .anamorphic, .rate44100, .surround, .tenBit,
         .hevcSDR10, .hevcHLG, .hevcPQ, .mp4, .hevcMP4, .alac16, .alac24,
     ]
@@ -155,8 +159,8 @@ extension MediaRecipe {
 /// The folder is `AIRLAB_TEST_CACHE` (the Makefile sets it), else `~/.cache/airlab/test-media`. Files
 /// are written under a unique temporary name and renamed into place, so tests running in parallel
 /// never see half a file; two that race both generate, and the last rename wins with equal bytes.
-enum TestMedia {
-    static var cacheDirectory: URL {
+public enum TestMedia {
+    public static var cacheDirectory: URL {
         if let path = ProcessInfo.processInfo.environment["AIRLAB_TEST_CACHE"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
@@ -164,7 +168,7 @@ enum TestMedia {
     }
 
     /// The clip `recipe` makes, generating it first when it is not cached.
-    static func file(_ recipe: MediaRecipe) async throws -> URL {
+    public static func file(_ recipe: MediaRecipe) async throws -> URL {
         try await BlockingWork.run {
             try cached(recipe.fileName) { partial in
                 try Tool.run("ffmpeg", recipe.arguments + [partial.path])
@@ -173,7 +177,7 @@ enum TestMedia {
     }
 
     /// How the recipe is cut into an HLS media playlist.
-    enum Packaging: String, Sendable {
+    public enum Packaging: String, Sendable {
         /// MPEG-TS segments.
         case transportStream = "ts"
         /// fMP4 segments after an EXT-X-MAP init section.
@@ -183,8 +187,8 @@ enum TestMedia {
     }
 
     /// A folder holding `index.m3u8` and its segments, made by ffmpeg's HLS muxer from `recipe`.
-    static func hls(_ recipe: MediaRecipe, _ packaging: Packaging) async throws -> URL {
-        var arguments = recipe.encodingArguments + ["-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod"]
+    public static func hls(_ recipe: MediaRecipe, _ packaging: Packaging, segmentSeconds: Int = 1) async throws -> URL {
+        var arguments = recipe.encodingArguments + ["-f", "hls", "-hls_time", String(segmentSeconds), "-hls_playlist_type", "vod"]
         switch packaging {
         case .transportStream: arguments += ["-hls_segment_filename", "SEGMENTS/seg%d.ts"]
         case .fragmentedMP4: arguments += ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4", "-hls_segment_filename", "SEGMENTS/seg%d.m4s"]
@@ -202,7 +206,7 @@ enum TestMedia {
     }
 
     /// Where a test reads generated media from.
-    enum Transport: String, CaseIterable, Sendable {
+    public enum Transport: String, CaseIterable, Sendable {
         case file
         /// A real HTTP server on 127.0.0.1 serving the cache folder.
         case http
@@ -210,7 +214,7 @@ enum TestMedia {
 
     /// Runs `body` with a function giving each recipe's input over `transport`: a path, or a URL on a
     /// server that lives as long as `body` runs.
-    static func withInputs(over transport: Transport, _ body: ((MediaRecipe) async throws -> String) async throws -> Void) async throws {
+    public static func withInputs(over transport: Transport, _ body: ((MediaRecipe) async throws -> String) async throws -> Void) async throws {
         let server = transport == .http ? try await BlockingWork.server(serving: cacheDirectory) : nil
         defer { server?.stop() }
         try await body { recipe in
@@ -221,7 +225,7 @@ enum TestMedia {
 
     /// A scratch folder holding copies of generated HLS folders under the given names, for playlists
     /// a test writes next to them.
-    static func stage(_ folders: [String: URL]) throws -> Scratch {
+    public static func stage(_ folders: [String: URL]) throws -> Scratch {
         let scratch = try Scratch()
         for (name, folder) in folders {
             try FileManager.default.copyItem(at: folder, to: scratch.url.appendingPathComponent(name))
@@ -231,7 +235,7 @@ enum TestMedia {
 
     /// Makes `target` (a file or a folder) by running `make` on a temporary path, then renaming.
     /// It blocks: callers run it inside `BlockingWork`.
-    static func cached(_ name: String, make: (URL) throws -> Void) throws -> URL {
+    public static func cached(_ name: String, make: (URL) throws -> Void) throws -> URL {
         let target = cacheDirectory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: target.path) { return target }
         try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
@@ -251,8 +255,8 @@ enum TestMedia {
 }
 
 /// FNV-1a, 64 bits: stable across runs and processes, unlike `Hasher`.
-enum StableHash {
-    static func hex(_ text: String) -> String {
+public enum StableHash {
+    public static func hex(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)
@@ -264,10 +268,10 @@ enum StableHash {
 
 /// Runs the reference tools (`ffmpeg`, `ffprobe`) the tests compare against. It blocks: callers run
 /// it inside `BlockingWork`.
-enum Tool {
+public enum Tool {
     /// Runs `tool` from PATH and returns its standard output; a failure carries its standard error.
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> Data {
+    public static func run(_ tool: String, _ arguments: [String]) throws -> Data {
         let result = try CommandRunner.run(executableURL: URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments)
         guard result.status == 0 else {
             throw TestSupportError("\(tool) \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")

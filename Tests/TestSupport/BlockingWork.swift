@@ -7,22 +7,22 @@ import TestSupport
 /// Swift Testing runs every test on the cooperative pool, two threads on a 2-core machine. A test that
 /// blocks one for seconds starves every other suite's async work, timers included; the tests await
 /// this instead, and keep their expectations on their own task, where Swift Testing records them.
-enum BlockingWork {
+public enum BlockingWork {
     private static let queue = DispatchQueue(label: "airlab.tests.blocking", attributes: .concurrent)
 
-    static func run<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    public static func run<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try work() }) }
         }
     }
 
     /// `airlab ARGUMENTS…`, the built binary, as a user runs it.
-    static func airlab(_ arguments: [String]) async throws -> CommandResult {
+    public static func airlab(_ arguments: [String]) async throws -> CommandResult {
         try await run { try CommandRunner.run("airlab", arguments) }
     }
 
     /// A real HTTP server on 127.0.0.1 serving `folder`; the caller stops it.
-    static func server(serving folder: URL) async throws -> TestHTTPServer {
+    public static func server(serving folder: URL) async throws -> TestHTTPServer {
         try await run { try TestHTTPServer(serving: folder) }
     }
 }
