@@ -199,25 +199,38 @@ public struct PlaybackEngine: Sendable {
             startPosition = target
             position = target
             return [event(.seeked, reason: "the start position moved while loading")]
+        case .transition(_, .asset(let cursor)):
+            // Switching into an interstitial already counts as being in it: its restrictions apply now,
+            // and a seek it allows takes effect once the switch is over.
+            if let refusal = skipRefusal(of: target, in: cursor, command: command) { return [refusal] }
+            queuedSeek = target
+            return []
         case .transition:
             queuedSeek = target
             return []
         case .interstitial(let cursor):
-            let breakPosition = cursor.group[0].position
-            if target > breakPosition, cursor.event.restrictions.contains(.skip) {
-                return [refusal(command, restriction: "SKIP", eventID: cursor.event.eventID,
-                    reason: "interstitial '\(cursor.event.eventID)' restricts SKIP: no seeking forward while it plays")]
-            }
-            // Leaving the break for primary: the event ends here, cut short by the seek.
-            var events = [event(.interstitialEnded, eventID: cursor.event.eventID, assetIndex: cursor.asset,
-                reason: "the sender seeked to \(PlaybackCommand.format(target)) during the interstitial")]
-            events += leaveBreak(cursor, resumeAt: breakPosition, reason: "seek")
-            pendingSeek = nil
-            queuedSeek = target
-            return events
+            if let refusal = skipRefusal(of: target, in: cursor, command: command) { return [refusal] }
+            return leaveInterstitial(cursor, for: target)
         case .primary:
             return seekInPrimary(to: target)
         }
+    }
+
+    /// The refusal of a seek forward out of an interstitial with the SKIP restriction, if this is one.
+    private func skipRefusal(of target: Double, in cursor: BreakCursor, command: PlaybackCommand) -> PlaybackEvent? {
+        guard target > cursor.group[0].position, cursor.event.restrictions.contains(.skip) else { return nil }
+        return refusal(command, restriction: "SKIP", eventID: cursor.event.eventID,
+            reason: "interstitial '\(cursor.event.eventID)' restricts SKIP: no seeking forward while it plays")
+    }
+
+    /// Leaves a break for a primary position: the event ends here, cut short by the seek.
+    private mutating func leaveInterstitial(_ cursor: BreakCursor, for target: Double) -> [PlaybackEvent] {
+        var events = [event(.interstitialEnded, eventID: cursor.event.eventID, assetIndex: cursor.asset,
+            reason: "the sender seeked to \(PlaybackCommand.format(target)) during the interstitial")]
+        events += leaveBreak(cursor, resumeAt: cursor.group[0].position, reason: "seek")
+        pendingSeek = nil
+        queuedSeek = target
+        return events
     }
 
     private mutating func seekInPrimary(to target: Double) -> [PlaybackEvent] {
@@ -479,7 +492,13 @@ public struct PlaybackEngine: Sendable {
         var started = event(.assetStarted, eventID: cursor.event.eventID, assetIndex: cursor.asset,
             reason: "asset \(cursor.asset + 1) of '\(cursor.event.eventID)' started")
         started.assetURI = cursor.currentAsset.uri
-        return events + [started, event(.stateChanged, eventID: cursor.event.eventID, reason: "the interstitial is playing")]
+        events += [started, event(.stateChanged, eventID: cursor.event.eventID, reason: "the interstitial is playing")]
+        if let target = queuedSeek {
+            // A seek that arrived during the switch into the interstitial, and that its restrictions allowed.
+            queuedSeek = nil
+            events += leaveInterstitial(cursor, for: target)
+        }
+        return events
     }
 
     private func isFirstPlayableAsset(_ cursor: BreakCursor) -> Bool {

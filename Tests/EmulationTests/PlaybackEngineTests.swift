@@ -187,6 +187,20 @@ struct PlaybackEngineTests {
         #expect(Engine.shape(report) == ["P0-20", "I:ad", "P10-60"])
     }
 
+    @Test("SKIP already applies while the receiver switches into the interstitial")
+    func skipAppliesDuringTheSwitch() throws {
+        let report = try Engine.run(Engine.plan([Engine.ad("ad", at: 20, duration: 10, restrictions: .skip, transitionIn: 2000)]), script: "at 21 seek 50")
+        #expect(report.refusals.map(\.restriction) == ["SKIP"])
+        #expect(Engine.shape(report) == ["P0-20", "I:ad", "P30-60"])
+    }
+
+    @Test("A seek allowed during the switch into an interstitial takes effect once the switch is over")
+    func seekDuringTheSwitch() throws {
+        let report = try Engine.run(Engine.plan([Engine.ad("ad", at: 20, duration: 10, resumeOffset: 0, transitionIn: 2000)]), script: "at 21 seek 50")
+        #expect(report.refusals.isEmpty)
+        #expect(Engine.shape(report) == ["P0-20", "P50-60"])
+    }
+
     @Test("Without restrictions a seek forward during an interstitial leaves it for the target")
     func unrestrictedSeekLeavesTheBreak() throws {
         let report = try Engine.run(Engine.plan([Engine.ad("ad", at: 20, duration: 10, resumeOffset: 0)]), script: "at 25 seek 50")
