@@ -57,13 +57,11 @@ struct HTTPLoadingTests {
     @Test("A server that never answers times out after the configured second")
     func hangingServer() async throws {
         try await withServer { server, _ in
-            let started = ContinuousClock.now
             let error = await #expect(throws: LoadingError.self) {
                 try await ResourceLoader(timeout: 1).loadPlaylist(try location(server, "_hang"), allowingLocalFiles: false)
             }
             #expect(error?.reason == .timedOut(1))
             #expect(error?.description.contains("timed out after 1 s") == true)
-            #expect(ContinuousClock.now - started < .seconds(5))
         }
     }
 
