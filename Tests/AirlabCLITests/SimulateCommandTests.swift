@@ -1,0 +1,166 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `airlab simulate` end to end: media made by ffmpeg, served by a real HTTP server on 127.0.0.1,
+/// probed with FFmpeg's libraries, played on shipped receiver profiles.
+@Suite("airlab simulate")
+struct SimulateCommandTests {
+    /// The primary: H.264 30 fps 16:9, AAC 48 kHz stereo, 12 s in 4 s segments.
+    static let primary = MediaRecipe.baseline("primary-12s") { $0.seconds = 12 }
+    /// An ad that matches the primary on every dimension.
+    static let matchingAd = MediaRecipe.baseline("ad-matching-4s") { $0.seconds = 4 }
+    /// The mismatching ad of the issue: HEVC, 25 fps, 4:3, 44.1 kHz 5.1.
+    static let mismatchingAd = MediaRecipe.baseline("ad-mismatching-4s") {
+        $0.seconds = 4
+        $0.videoCodec = "libx265"
+        $0.frameRate = "25"
+        $0.size = "240x180"
+        $0.sampleRate = 44100
+        $0.channels = 6
+    }
+
+    /// Serves the primary and both ads, and a primary playlist with two interstitials (at 4 s and 8 s,
+    /// resume offset 0, SKIP and JUMP), then runs `body` with the playlist's URL.
+    func withCast<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let folders = [
+            "primary": try await TestMedia.hls(Self.primary, .transportStream, segmentSeconds: 4),
+            "ad1": try await TestMedia.hls(Self.matchingAd, .transportStream, segmentSeconds: 4),
+            "ad2": try await TestMedia.hls(Self.mismatchingAd, .transportStream, segmentSeconds: 4),
+        ]
+        let scratch = try TestMedia.stage(folders)
+        defer { scratch.remove() }
+        let server = try await BlockingWork.server(serving: scratch.url)
+        defer { server.stop() }
+
+        // The segments of ffmpeg's playlist, under program dates and two interstitials.
+        let index = try String(contentsOf: scratch.url.appendingPathComponent("primary/index.m3u8"), encoding: .utf8)
+        let segments = index.split(separator: "\n").drop { !$0.hasPrefix("#EXTINF") }.filter { $0 != "#EXT-X-ENDLIST" }
+        func interstitial(_ id: String, at seconds: Int, _ folder: String) -> String {
+            "#EXT-X-DATERANGE:ID=\"\(id)\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"2026-01-01T00:00:0\(seconds).000Z\","
+                + "X-ASSET-URI=\"\(server.url("\(folder)/index.m3u8").absoluteString)\",X-RESUME-OFFSET=0,X-RESTRICT=\"SKIP,JUMP\""
+        }
+        let playlist = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:4", "#EXT-X-PLAYLIST-TYPE:VOD",
+            "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z",
+            interstitial("ad-matching", at: 4, "ad1"), interstitial("ad-mismatching", at: 8, "ad2")]
+            + segments.map(String.init) + ["#EXT-X-ENDLIST", ""]
+        try scratch.write("primary/show.m3u8", playlist.joined(separator: "\n"))
+        return try await body(server.url("primary/show.m3u8"))
+    }
+
+    func simulate(_ arguments: [String]) async throws -> (CommandResult, [String: Any]) {
+        let result = try await BlockingWork.airlab(["simulate"] + arguments + ["--json"])
+        let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        return (result, try #require(document, "stdout: \(result.stdout) stderr: \(result.stderr)"))
+    }
+
+    func session(_ profile: String, in document: [String: Any]) throws -> [String: Any] {
+        let sessions = try #require(document["sessions"] as? [[String: Any]])
+        return try #require(sessions.first { $0["profile"] as? String == profile })
+    }
+
+    /// The transition into an interstitial: its total in ms and the causes on each path.
+    func transitionInto(_ eventID: String, in session: [String: Any]) throws -> (total: Double, video: [String], audio: [String], priming: Double) {
+        let timeline = try #require(session["timeline"] as? [[String: Any]])
+        let index = try #require(timeline.firstIndex { $0["kind"] as? String == "interstitial" && $0["eventID"] as? String == eventID })
+        let entry = try #require(timeline[..<index].last { $0["kind"] as? String == "transition" })
+        let transition = try #require(entry["transition"] as? [String: Any])
+        func causes(_ path: String) -> [String] { (transition[path] as? [[String: Any]] ?? []).compactMap { $0["cause"] as? String } }
+        func total(_ path: String) -> Double { (transition[path] as? [[String: Any]] ?? []).compactMap { $0["milliseconds"] as? Double }.reduce(0, +) }
+        let priming = (transition["priming"] as? [String: Any])?["milliseconds"] as? Double ?? 0
+        return (priming + max(total("video"), total("audio")), causes("video"), causes("audio"), priming)
+    }
+
+    @Test("The matching ad costs only the base switch; the mismatching one costs more on the Apple TV 4K and fails on the low-end TV")
+    func matchingAndMismatchingAds() async throws {
+        try await withCast { url in
+            let (result, document) = try await simulate([url.absoluteString, "--profile", "apple-tv-4k", "--profile", "smart-tv-low"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+
+            let appleTV = try session("apple-tv-4k", in: document)
+            let totals = try #require(appleTV["totals"] as? [String: Any])
+            #expect(totals["interstitialsPlayed"] as? Int == 2)
+            let matching = try transitionInto("ad-matching", in: appleTV)
+            #expect(matching.video == ["splice"] && matching.audio == ["splice"])
+            let mismatching = try transitionInto("ad-mismatching", in: appleTV)
+            #expect(Set(mismatching.video).isSuperset(of: ["splice", "video_codec", "frame_rate", "aspect_ratio"]))
+            #expect(Set(mismatching.audio).isSuperset(of: ["splice", "sample_rate", "channel_layout"]))
+            #expect(mismatching.total > matching.total + 500, "a display mode switch alone costs about a second")
+
+            let lowEnd = try session("smart-tv-low", in: document)
+            let lowTotals = try #require(lowEnd["totals"] as? [String: Any])
+            #expect(lowTotals["interstitialsPlayed"] as? Int == 1)
+            #expect(lowTotals["interstitialsSkipped"] as? Int == 1)
+            let skipped = try #require((lowEnd["skipped"] as? [[String: Any]])?.first)
+            #expect(skipped["eventID"] as? String == "ad-mismatching")
+            #expect((skipped["reason"] as? String)?.contains("none of its assets can play") == true)
+            let events = try #require(lowEnd["events"] as? [[String: Any]])
+            #expect(events.contains { ($0["reason"] as? String)?.contains("stays on the codec it started with (h264)") == true }
+                || (lowEnd["timeline"] as? [[String: Any]])?.contains { $0["eventID"] as? String == "ad-mismatching" } == false)
+            let lowMatching = try transitionInto("ad-matching", in: lowEnd)
+            #expect(lowMatching.video == ["splice"] && lowMatching.audio == ["splice"])
+            // The low-end TV preloads nothing: it pays priming that the Apple TV hides.
+            #expect(lowMatching.priming > 0 && matching.priming == 0)
+        }
+    }
+
+    @Test("One seed gives one report; another seed draws other latencies")
+    func seedsAreDeterministic() async throws {
+        try await withCast { url in
+            let arguments = [url.absoluteString, "--profile", "streaming-stick"]
+            let (_, first) = try await simulate(arguments + ["--seed", "5"])
+            let (_, again) = try await simulate(arguments + ["--seed", "5"])
+            let (_, other) = try await simulate(arguments + ["--seed", "6"])
+            let timeline = { (document: [String: Any]) throws -> String in
+                let session = try self.session("streaming-stick", in: document)
+                return String(decoding: try JSONSerialization.data(withJSONObject: session["timeline"] ?? [], options: [.sortedKeys]), as: UTF8.self)
+            }
+            #expect(try timeline(first) == timeline(again))
+            #expect(try timeline(first) != timeline(other))
+        }
+    }
+
+    @Test("The three plans of an ad-supported service: ads with SKIP, no ads, and restrictions lifted on the second ad by a client override")
+    func threePlans() async throws {
+        try await withCast { url in
+            // With ads: forward seeks inside the first ad (at 5 s) and inside the second (at 15 s, after the
+            // first ad, 4 s of primary and a display mode switch) are refused by SKIP.
+            let script = "at 5 seek 7; at 15 seek 11"
+            let (_, withAds) = try await simulate([url.absoluteString, "--profile", "apple-tv-4k", "--do", script])
+            let refusals = try #require(try session("apple-tv-4k", in: withAds)["refusals"] as? [[String: Any]])
+            #expect(refusals.map { $0["restriction"] as? String } == ["SKIP", "SKIP"])
+            #expect(refusals.map { $0["eventID"] as? String } == ["ad-matching", "ad-mismatching"])
+
+            // No ads.
+            let (_, noAds) = try await simulate([url.absoluteString, "--profile", "apple-tv-4k", "--no-interstitials"])
+            let plain = try session("apple-tv-4k", in: noAds)
+            #expect((plain["totals"] as? [String: Any])?["interstitialsPlayed"] as? Int == 0)
+
+            // The second ad's restrictions lifted by the sender: a seek from inside it goes through.
+            let scratch = try Scratch()
+            defer { scratch.remove() }
+            let events = try scratch.write("events.json", #"[{"identifier": "ad-mismatching", "restrictions": []}]"#)
+            let (_, lifted) = try await simulate([url.absoluteString, "--profile", "apple-tv-4k", "--events", events.path, "--do", script])
+            let liftedRefusals = try #require(try session("apple-tv-4k", in: lifted)["refusals"] as? [[String: Any]])
+            #expect(liftedRefusals.map { $0["command"] as? String } == ["seek 7"], "the first ad keeps SKIP; the second no longer has it")
+        }
+    }
+
+    @Test(
+        "Bad command lines and inputs exit 2 with one line that names them",
+        arguments: [
+            (["x.m3u8"], "give at least one --profile"),
+            (["x.m3u8", "--profile", "toaster"], "no shipped profile has this name"),
+            (["x.m3u8", "--profile", "apple-tv-4k", "--do", "at 3 dance"], "unknown command"),
+            (["x.m3u8", "--profile", "apple-tv-4k", "--seed", "-1"], "--seed expects a whole number"),
+            (["/nonexistent/show.m3u8", "--profile", "apple-tv-4k"], "/nonexistent/show.m3u8: not found"),
+            (["/dev/null", "--profile", "apple-tv-4k"], "/dev/null"),
+        ])
+    func badInput(arguments: [String], message: String) async throws {
+        let result = try await BlockingWork.airlab(["simulate"] + arguments)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+}
