@@ -46,7 +46,7 @@ let package = Package(
 
         .executableTarget(name: "airlab", dependencies: ["Arguments", "Inspection", "Media", "Casting", "Lab", "Emulation"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
-        .executableTarget(name: "airlab-bench", dependencies: ["HLS", "Media"]),
+        .executableTarget(name: "airlab-bench", dependencies: ["HLS", "Media", "Casting", "Emulation"]),
 
         // MARK: - Tests
 

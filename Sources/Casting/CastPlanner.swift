@@ -150,7 +150,8 @@ public struct CastPlanner: Sendable {
                 var planned = PlannedAsset(uri: asset.uri, duration: asset.duration, failure: asset.failure)
                 if planned.failure == nil {
                     switch assetParameters[asset.uri] {
-                    case .success(let parameters)?:
+                    case let probe? where probe.parameters != nil:
+                        let parameters = probe.parameters!
                         if let failure = profile.decodingFailure(of: parameters, startCodec: primary.video?.codecName) {
                             planned.failure = failure
                         } else {
@@ -159,8 +160,8 @@ public struct CastPlanner: Sendable {
                             } ?? .instant
                             playable.append((index, parameters))
                         }
-                    case .failure(let error)?:
-                        planned.failure = "it cannot be probed (\(error.reasonText))"
+                    case let probe?:
+                        planned.failure = "it cannot be probed (\(probe.failure ?? "no parameters"))"
                     case nil:
                         planned.failure = "it was not probed"
                     }
@@ -196,29 +197,42 @@ public struct CastPlanner: Sendable {
     }
 
     private func probe(_ input: String, variant: Int?, as name: String) async throws(CastError) -> MediaParameters {
-        do throws(MediaError) {
+        do {
             return try await prober.parameters(for: input, variant: variant)
         } catch {
-            throw CastError(input: name, reason: "the primary media cannot be probed: \(error.reasonText)")
+            throw CastError(input: name, reason: "the primary media cannot be probed: \(Self.reason(error))")
         }
     }
 
+    static func reason(_ error: any Error) -> String {
+        (error as? MediaError)?.reasonText ?? String(describing: error)
+    }
+
+    /// What probing one asset found.
+    struct AssetProbe: Sendable {
+        var uri: String
+        var parameters: MediaParameters?
+        var failure: String?
+    }
+
     /// Probes every asset that loaded, concurrently; the prober shares repeated URIs.
-    private func probeAssets(_ assets: [String: [ResolvedAsset]]) async -> [String: Result<MediaParameters, MediaError>] {
+    ///
+    /// The child results are a struct: Swift 6.3's release builds corrupt tuple results of task groups.
+    private func probeAssets(_ assets: [String: [ResolvedAsset]]) async -> [String: AssetProbe] {
         let uris = Set(assets.values.joined().filter { $0.failure == nil }.map(\.uri))
         let prober = self.prober
-        return await withTaskGroup(of: (String, Result<MediaParameters, MediaError>).self) { group in
+        return await withTaskGroup(of: AssetProbe.self) { group in
             for uri in uris {
                 group.addTask {
-                    do throws(MediaError) {
-                        return (uri, .success(try await prober.parameters(for: uri, variant: nil)))
+                    do {
+                        return AssetProbe(uri: uri, parameters: try await prober.parameters(for: uri, variant: nil))
                     } catch {
-                        return (uri, .failure(error))
+                        return AssetProbe(uri: uri, failure: Self.reason(error))
                     }
                 }
             }
-            var results: [String: Result<MediaParameters, MediaError>] = [:]
-            for await (uri, result) in group { results[uri] = result }
+            var results: [String: AssetProbe] = [:]
+            for await probe in group { results[probe.uri] = probe }
             return results
         }
     }

@@ -413,7 +413,7 @@ public struct PlaybackEngine: Sendable {
                 } else if event.assets.isEmpty {
                     "its asset list is empty"
                 } else if event.playableAssets.isEmpty {
-                    "none of its assets can play; primary resumes where it stopped"
+                    "none of its assets can play (\(event.assets.compactMap(\.failure).first ?? "unknown")); primary resumes where it stopped"
                 } else {
                     nil
                 }

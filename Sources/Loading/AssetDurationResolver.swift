@@ -54,13 +54,13 @@ public struct AssetDurationResolver: Sendable {
     /// - Parameter playlist: where the playlist holding the events came from (after redirects).
     public func resolve(_ events: [InterstitialEvent], playlist: ResourceLocation) async -> AssetResolution {
         let slots = LoadSlots(maximumConcurrentLoads)
-        let outcomes = await withTaskGroup(of: (Int, EventOutcome).self) { group in
+        // Child results are structs, not tuples: Swift 6.3's release builds corrupt tuple results of
+        // task groups (seen as lost entries and crashes in swift_taskGroup_wait_next_throwing).
+        let outcomes = await withTaskGroup(of: Indexed<EventOutcome>.self) { group in
             for (index, event) in events.enumerated() {
-                group.addTask { (index, await resolve(event, playlist: playlist, slots: slots)) }
+                group.addTask { Indexed(index: index, value: await resolve(event, playlist: playlist, slots: slots)) }
             }
-            var outcomes: [(Int, EventOutcome)] = []
-            for await outcome in group { outcomes.append(outcome) }
-            return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
+            return await Indexed.inOrder(&group)
         }
 
         var resolution = AssetResolution()
@@ -136,34 +136,26 @@ public struct AssetDurationResolver: Sendable {
         }
 
         // Every listed asset is checked; the ones that fail drop out of the break, as a receiver skips them.
-        let checks = await withTaskGroup(of: (Int, Result<Double, AssetProblem>).self) { group in
+        let checks = await withTaskGroup(of: Indexed<AssetCheck>.self) { group in
             for (index, asset) in list.assets.enumerated() {
-                group.addTask {
-                    do throws(AssetProblem) {
-                        return (index, .success(try await assetDuration(asset.uri, referencedFrom: loaded.finalLocation, slots: slots)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
+                group.addTask { Indexed(index: index, value: await check(asset.uri, referencedFrom: loaded.finalLocation, slots: slots)) }
             }
-            var checks: [(Int, Result<Double, AssetProblem>)] = []
-            for await check in group { checks.append(check) }
-            return checks.sorted { $0.0 < $1.0 }.map(\.1)
+            return await Indexed.inOrder(&group)
         }
         var durations: [Double] = []
         var assets: [ResolvedAsset] = []
         for (index, (asset, check)) in zip(list.assets, checks).enumerated() {
             let uri = Self.absolute(asset.uri, from: loaded.finalLocation)
             switch check {
-            case .success:
+            case .loads:
                 durations.append(asset.duration)
                 assets.append(ResolvedAsset(uri: uri, duration: asset.duration))
-            case .failure(.unloadable(let reason)):
+            case .unloadable(let reason):
                 assets.append(ResolvedAsset(uri: uri, duration: asset.duration, failure: reason))
                 outcome.diagnostics.append(Diagnostic(
                     .warning, line: event.line, .assetUnloadable,
                     "Asset \(index + 1) (\(asset.uri)) in the asset list of interstitial '\(event.id)' cannot be loaded: \(reason). A receiver skips it and plays the rest of the list."))
-            case .failure(.notVOD(let location)):
+            case .notVOD(let location):
                 durations.append(asset.duration)
                 assets.append(ResolvedAsset(uri: uri, duration: asset.duration))
                 outcome.diagnostics.append(notVOD(location, of: event))
@@ -183,6 +175,25 @@ public struct AssetDurationResolver: Sendable {
         Diagnostic(
             .error, line: event.line, .assetNotVOD,
             "The asset \(location) of interstitial '\(event.id)' is not VOD (no EXT-X-ENDLIST and no EXT-X-PLAYLIST-TYPE:VOD); interstitial assets must be VOD, so its duration is unknown.")
+    }
+
+    /// What checking one listed asset found.
+    private enum AssetCheck: Sendable {
+        case loads
+        case unloadable(String)
+        case notVOD(ResourceLocation)
+    }
+
+    private func check(_ uri: String, referencedFrom referrer: ResourceLocation, slots: LoadSlots) async -> AssetCheck {
+        do throws(AssetProblem) {
+            _ = try await assetDuration(uri, referencedFrom: referrer, slots: slots)
+            return .loads
+        } catch {
+            switch error {
+            case .unloadable(let reason): return .unloadable(reason)
+            case .notVOD(let location): return .notVOD(location)
+            }
+        }
     }
 
     /// Why an asset gives no duration.
@@ -218,5 +229,18 @@ public struct AssetDurationResolver: Sendable {
         } catch {
             throw .unloadable(error.description)
         }
+    }
+}
+
+/// A child task's result with the position of its input, so results can be put back in input order.
+struct Indexed<Value: Sendable>: Sendable {
+    var index: Int
+    var value: Value
+
+    /// Every result of `group`, in input order.
+    static func inOrder(_ group: inout TaskGroup<Indexed<Value>>) async -> [Value] {
+        var results: [Indexed<Value>] = []
+        for await result in group { results.append(result) }
+        return results.sorted { $0.index < $1.index }.map(\.value)
     }
 }
