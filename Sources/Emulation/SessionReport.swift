@@ -181,7 +181,9 @@ public struct SessionRecorder: Sendable {
             entry.assetURI = event.assetURI ?? previous?.assetURI
             entry.rate = event.rate
         case .transition, .loading:
+            // A switch into an asset names the asset; one back to primary names only the event it leaves.
             entry.eventID = event.eventID
+            entry.assetIndex = event.assetIndex
             entry.transition = transition
         }
         open = entry

@@ -34,9 +34,9 @@ public enum SessionReportText {
             lines.append("  skipped at \(seconds(skip.time, places: 3)) s: \(skip.reason)")
         }
         let totals = session.totals
-        lines.append("  totals: \(totals.interstitialsPlayed) interstitials played, \(totals.interstitialsSkipped) skipped, "
-            + "\(totals.assetsSkipped) assets skipped, \(totals.transitions) transitions (longest \(milliseconds(totals.longestTransitionMilliseconds))), "
-            + "\(totals.refusedCommands) commands refused")
+        lines.append("  interstitials: \(totals.interstitialsPlayed) played, \(totals.interstitialsSkipped) skipped; "
+            + "assets skipped: \(totals.assetsSkipped); transitions: \(totals.transitions) (longest \(milliseconds(totals.longestTransitionMilliseconds))); "
+            + "commands refused: \(totals.refusedCommands)")
         lines.append("  time: \(seconds(totals.sessionSeconds)) s in all: primary \(seconds(totals.primarySeconds)) s, "
             + "interstitials \(seconds(totals.interstitialSeconds)) s, switching \(seconds(totals.transitionSeconds)) s, paused \(seconds(totals.pausedSeconds)) s")
         if let reason = session.endReason {
@@ -62,12 +62,15 @@ public enum SessionReportText {
             return "'\(entry.eventID ?? "?")' asset \(asset) for \(seconds(entry.end - entry.start)) s (\(entry.assetURI ?? "?"))"
         case .transition, .loading:
             guard let transition = entry.transition else { return milliseconds((entry.end - entry.start) * 1000) }
-            return breakdown(transition, into: entry.eventID)
+            let direction: String? = entry.eventID.map { eventID in
+                entry.assetIndex.map { "into '\(eventID)' asset \($0 + 1)" } ?? "from '\(eventID)' back to primary"
+            }
+            return breakdown(transition, direction: direction)
         }
     }
 
-    /// `1520 ms into 'ad-2': priming 0 ms; video: splice 21 ms, frame_rate 1480 ms (30/1 -> 25/1); audio: …`
-    static func breakdown(_ transition: Transition, into eventID: String?) -> String {
+    /// `1520 ms into 'ad-2' asset 1: priming 0 ms; video: splice 21 ms, frame_rate 1480 ms (30/1 -> 25/1); audio: …`
+    static func breakdown(_ transition: Transition, direction: String?) -> String {
         var parts: [String] = []
         if let priming = transition.priming { parts.append("priming \(milliseconds(priming.milliseconds))") }
         func path(_ name: String, _ costs: [Transition.Cost]) {
@@ -79,7 +82,7 @@ public enum SessionReportText {
         }
         path("video", transition.video)
         path("audio", transition.audio)
-        let target = eventID.map { " ('\($0)')" } ?? ""
+        let target = direction.map { " \($0)" } ?? ""
         return "\(milliseconds(transition.totalMilliseconds))\(target): " + parts.joined(separator: "; ")
     }
 
