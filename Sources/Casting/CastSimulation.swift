@@ -46,8 +46,6 @@ public struct CastSimulation: Sendable {
     public func play(_ cast: CastPlan, playlist: String) -> SessionReport {
         var recorder = SessionRecorder(profile: cast.profile.name, playlist: playlist, seed: cast.seed, startPosition: cast.startPosition ?? 0)
         recorder.describe(variant: cast.variant?.variant.uri, diagnostics: cast.diagnostics)
-        let simulation = Simulation(plan: cast.plan, script: script, startPosition: cast.startPosition, until: until)
-        let engine = simulation.run(recording: &recorder)
-        return recorder.finish(at: engine.now)
+        return Simulation.report(plan: cast.plan, script: script, startPosition: cast.startPosition, until: until, recorder: recorder)
     }
 }

@@ -35,6 +35,8 @@ public struct PlaybackEngine: Sendable {
     private var pendingSeek: Double?
     /// A seek that arrived while the receiver was switching; applied when the switch is over.
     private var queuedSeek: Double?
+    /// How far into a break a live viewer joins when the live edge is inside it.
+    private var joinOffset: Double?
     private var startPosition = 0.0
 
     /// Positions this close count as equal: the playhead moves in floating point, breaks sit at exact values.
@@ -67,6 +69,8 @@ public struct PlaybackEngine: Sendable {
         var eventElapsed: Double = 0
         /// Events of the group that played.
         var played: Set<Int> = []
+        /// True until the current event's first asset has started.
+        var startsEvent = true
         /// The resume offsets of the events that count: those that played, and empty asset lists.
         var resumeOffsetTotal = 0.0
         var snapsIn = false
@@ -319,6 +323,13 @@ public struct PlaybackEngine: Sendable {
     private mutating func startPrimary() -> [PlaybackEvent] {
         if let covering = coveringBreakPosition(of: startPosition) {
             position = covering
+            if plan.isLive {
+                // A live viewer joins a break in progress where it is now, as the origin plays it
+                // (the asset is requested with _HLS_start_offset), not from its start.
+                joinOffset = startPosition - covering
+                return [event(.stateChanged, reason: "the live edge lies inside an interstitial; joining it \(PlaybackCommand.format(startPosition - covering)) s in")]
+                    + startGroup(at: covering)
+            }
             return [event(.stateChanged, reason: "the start position lies in primary time an interstitial replaces; it plays first")]
                 + startGroup(at: covering)
         }
@@ -427,14 +438,25 @@ public struct PlaybackEngine: Sendable {
                 index += 1
                 continue
             }
-            cursor.member = index
             cursor.resumeOffsetTotal += event.resumeOffset
             cursor.snapsIn = cursor.snapsIn || event.snap.contains(.in)
+            if let join = joinOffset, join >= event.playedDuration - Self.tolerance {
+                // The viewer joins after this event ended: it counts, but nothing of it plays.
+                joinOffset = join - event.playedDuration
+                index += 1
+                continue
+            }
+            cursor.member = index
             cursor.eventElapsed = 0
             cursor.offset = 0
             cursor.asset = 0
+            cursor.startsEvent = true
             cursor.played.insert(index)
             events += skipFailedAssets(&cursor)
+            if let join = joinOffset {
+                joinOffset = nil
+                joinEvent(&cursor, at: join)
+            }
             var started = self.event(.transitionStarted, eventID: event.eventID, assetIndex: cursor.asset,
                 reason: transitionFromPrimary ? "switching from primary to interstitial '\(event.eventID)'" : "switching to interstitial '\(event.eventID)'")
             started.transition = event.transitionIn
@@ -468,6 +490,21 @@ public struct PlaybackEngine: Sendable {
         cursor.group += inside.sorted { $0.position < $1.position }
     }
 
+    /// Moves the cursor to `offset` seconds into the current event's playable assets.
+    private func joinEvent(_ cursor: inout BreakCursor, at offset: Double) {
+        var remaining = offset
+        while cursor.asset < cursor.event.assets.count {
+            let asset = cursor.currentAsset
+            if asset.failure == nil {
+                if remaining < asset.duration { break }
+                remaining -= asset.duration
+                cursor.eventElapsed += asset.duration
+            }
+            cursor.asset += 1
+        }
+        cursor.offset = remaining
+    }
+
     /// Moves the cursor past failed assets of the current event, reporting each.
     private func skipFailedAssets(_ cursor: inout BreakCursor) -> [PlaybackEvent] {
         var events: [PlaybackEvent] = []
@@ -481,17 +518,26 @@ public struct PlaybackEngine: Sendable {
         return events
     }
 
-    private mutating func startAsset(_ cursor: BreakCursor) -> [PlaybackEvent] {
-        activity = .interstitial(cursor)
+    private mutating func startAsset(_ starting: BreakCursor) -> [PlaybackEvent] {
+        var cursor = starting
         var events: [PlaybackEvent] = []
-        if cursor.eventElapsed == 0 && cursor.offset == 0 && isFirstPlayableAsset(cursor) {
+        if cursor.startsEvent {
+            cursor.startsEvent = false
             playedOnce.insert(cursor.event.eventID)
             events.append(event(.interstitialStarted, eventID: cursor.event.eventID, assetIndex: cursor.asset,
                 reason: "interstitial '\(cursor.event.eventID)' started"))
         }
+        activity = .interstitial(cursor)
         var started = event(.assetStarted, eventID: cursor.event.eventID, assetIndex: cursor.asset,
             reason: "asset \(cursor.asset + 1) of '\(cursor.event.eventID)' started")
         started.assetURI = cursor.currentAsset.uri
+        let joinedAt = cursor.eventElapsed + cursor.offset
+        if joinedAt > Self.tolerance && cursor.offset > Self.tolerance {
+            // Joined mid-way: the receiver asks the origin for the asset from where the break is now.
+            let separator = started.assetURI!.contains("?") ? "&" : "?"
+            started.assetURI! += "\(separator)_HLS_start_offset=\(PlaybackCommand.format(joinedAt))"
+            started.reason = "joined asset \(cursor.asset + 1) of '\(cursor.event.eventID)' \(PlaybackCommand.format(cursor.offset)) s in"
+        }
         events += [started, event(.stateChanged, eventID: cursor.event.eventID, reason: "the interstitial is playing")]
         if let target = queuedSeek {
             // A seek that arrived during the switch into the interstitial, and that its restrictions allowed.
@@ -499,10 +545,6 @@ public struct PlaybackEngine: Sendable {
             events += leaveInterstitial(cursor, for: target)
         }
         return events
-    }
-
-    private func isFirstPlayableAsset(_ cursor: BreakCursor) -> Bool {
-        cursor.event.playableAssets.first == cursor.asset
     }
 
     private mutating func finishAsset(_ finished: BreakCursor) -> [PlaybackEvent] {

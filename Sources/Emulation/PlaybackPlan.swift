@@ -70,6 +70,12 @@ public struct PlannedBreak: Sendable, Hashable {
     var playableAssets: [Int] {
         assets.indices.filter { assets[$0].failure == nil }
     }
+
+    /// How long the event plays: its playable assets, cut by its playout limit.
+    var playedDuration: Double {
+        let total = playableAssets.reduce(0) { $0 + assets[$1].duration }
+        return playoutLimit.map { min($0, total) } ?? total
+    }
 }
 
 /// One asset of a break.

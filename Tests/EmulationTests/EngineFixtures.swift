@@ -28,10 +28,8 @@ enum Engine {
     }
 
     static func run(_ plan: PlaybackPlan, script: String = "", start: Double? = nil) throws -> SessionReport {
-        var recorder = SessionRecorder(profile: "test", playlist: "test.m3u8", seed: 1, startPosition: start ?? 0)
-        let simulation = Simulation(plan: plan, script: try SenderScript(parsing: script), startPosition: start)
-        let engine = simulation.run(recording: &recorder)
-        return recorder.finish(at: engine.now)
+        let recorder = SessionRecorder(profile: "test", playlist: "test.m3u8", seed: 1, startPosition: start ?? 0)
+        return Simulation.report(plan: plan, script: try SenderScript(parsing: script), startPosition: start, recorder: recorder)
     }
 
     /// The timeline as short strings: `P0-20` (primary from position 0 to 20), `I:ad` (an interstitial

@@ -246,6 +246,13 @@ struct PlaybackEngineTests {
         #expect(report.events.filter { $0.kind == .stateChanged }.map(\.state) == [.loading, .playingPrimary, .paused, .playingPrimary])
     }
 
+    @Test("A script that leaves the session paused ends the simulation there, saying so")
+    func endsPaused() throws {
+        let report = try Engine.run(Engine.plan([]), script: "at 10 pause")
+        #expect(Engine.shape(report) == ["P0-10"])
+        #expect(report.endReason == "the sender's script ended with nothing left to happen (paused)")
+    }
+
     @Test("Stop ends the session with the sender's reason")
     func stopEnds() throws {
         let report = try Engine.run(Engine.plan([]), script: "at 10 stop")
