@@ -81,6 +81,42 @@ public struct CastPlanner: Sendable {
             mediaLocation: mediaLocation, events: events, resolution: resolution, diagnostics: diagnostics)
     }
 
+    /// Reloads a live cast's media playlist: positions carried over by `window`, date ranges merged,
+    /// the assets of new events resolved (those already known are kept).
+    public func reload(_ cast: PreparedCast, window: inout LiveWindow) async throws(CastError) -> PreparedCast {
+        let loaded: LoadedPlaylist
+        do throws(LoadingError) {
+            loaded = try await loader.loadPlaylist(cast.mediaLocation, allowingLocalFiles: cast.location.isLocal)
+        } catch {
+            throw CastError(input: cast.request.playlist, reason: "reloading \(cast.mediaLocation): \(error.reason)")
+        }
+        guard let media = loaded.result.mediaPlaylist else {
+            throw CastError(input: cast.request.playlist, reason: "the reloaded \(cast.mediaLocation) is not a media playlist")
+        }
+        var reloaded = cast
+        let absorbed = window.absorb(media)
+        reloaded.media = absorbed.playlist
+        reloaded.diagnostics = loaded.result.diagnostics + absorbed.diagnostics
+        let reading = absorbed.playlist.interstitialEvents()
+        reloaded.diagnostics += reading.diagnostics
+        var events = cast.request.automaticallyHandlesInterstitials ? reading.events : []
+        if let client = cast.request.clientEvents {
+            do throws(ClientEvents.Failure) {
+                events = try client.applied(to: events)
+            } catch {
+                throw CastError(input: "interstitial events", reason: error.description)
+            }
+        }
+        reloaded.events = events
+        let known = Dictionary(cast.events.map { ($0.id, $0.asset) }, uniquingKeysWith: { first, _ in first })
+        let fresh = events.filter { known[$0.id] != $0.asset }
+        let resolution = await AssetDurationResolver(loader: loader).resolve(fresh, playlist: cast.mediaLocation)
+        reloaded.resolution.durations.merge(resolution.durations) { _, new in new }
+        reloaded.resolution.assets.merge(resolution.assets) { _, new in new }
+        reloaded.diagnostics += resolution.diagnostics
+        return reloaded
+    }
+
     private func loadVariant(
         _ variant: Variant, of multivariant: ResourceLocation, request: CastRequest
     ) async throws(CastError) -> (media: MediaPlaylist, location: ResourceLocation, diagnostics: [Diagnostic]) {
@@ -117,7 +153,8 @@ public struct CastPlanner: Sendable {
             }
             selection = chosen
             bitsPerSecond = chosen.variant.bandwidth.map(Double.init)
-            if chosen.index != 0 {
+            // A live cast keeps the first variant's window, whose positions the reloads carry over.
+            if chosen.index != 0 && !cast.media.isLive {
                 let variant = try await loadVariant(chosen.variant, of: cast.location, request: cast.request)
                 media = variant.media
                 diagnostics += variant.diagnostics
@@ -131,9 +168,10 @@ public struct CastPlanner: Sendable {
         }
 
         let timeline = PrimaryTimeline(media)
+        let startPosition = cast.request.startPosition ?? Self.liveStart(media)
         let schedule = InterstitialSchedule.build(
             events: cast.events, timeline: timeline, isLive: media.isLive, knownDurations: cast.resolution.durations,
-            startPosition: cast.request.startPosition ?? 0)
+            startPosition: startPosition ?? 0)
         diagnostics += schedule.diagnostics
 
         let model = TransitionModel(profile: profile, seed: seed)
@@ -185,15 +223,15 @@ public struct CastPlanner: Sendable {
             primaryDuration: media.duration, isLive: media.isLive, segmentBoundaries: timeline.boundaries, startup: startup,
             breaks: breaks)
         return CastPlan(
-            profile: profile, seed: seed, plan: plan, startPosition: cast.request.startPosition ?? Self.liveStart(media),
+            profile: profile, seed: seed, plan: plan, startPosition: startPosition,
             variant: selection, primary: primary, schedule: schedule, diagnostics: diagnostics)
     }
 
     /// Where a live stream starts when the sender does not say: three target durations from the end
     /// of the window (RFC 8216bis §6.3.3).
     static func liveStart(_ media: MediaPlaylist) -> Double? {
-        guard media.isLive else { return nil }
-        return max(0, media.duration - 3 * (media.targetDuration ?? 6))
+        guard media.isLive, let first = media.segments.first else { return nil }
+        return max(first.start, media.duration - 3 * (media.targetDuration ?? 6))
     }
 
     private func probe(_ input: String, variant: Int?, as name: String) async throws(CastError) -> MediaParameters {

@@ -34,7 +34,7 @@ public struct CastSimulation: Sendable {
         for profile in profiles {
             do throws(CastError) {
                 let plan = try await planner.plan(cast, profile: profile, seed: seed)
-                report.sessions.append(play(plan, playlist: cast.request.playlist))
+                report.sessions.append(await play(plan, prepared: cast))
             } catch {
                 report.failures.append(.init(profile: profile.name, reason: error.reason))
             }
@@ -43,9 +43,35 @@ public struct CastSimulation: Sendable {
     }
 
     /// Plays one plan to its end (or `until`) and returns its report.
-    public func play(_ cast: CastPlan, playlist: String) -> SessionReport {
-        var recorder = SessionRecorder(profile: cast.profile.name, playlist: playlist, seed: cast.seed, startPosition: cast.startPosition ?? 0)
+    ///
+    /// Live content is reloaded every target duration of session time: date ranges merge, new
+    /// interstitials are resolved and planned, and the engine continues on the new plan.
+    public func play(_ cast: CastPlan, prepared: PreparedCast) async -> SessionReport {
+        var recorder = SessionRecorder(
+            profile: cast.profile.name, playlist: prepared.request.playlist, seed: cast.seed, startPosition: cast.startPosition ?? 0)
         recorder.describe(variant: cast.variant?.variant.uri, diagnostics: cast.diagnostics)
-        return Simulation.report(plan: cast.plan, script: script, startPosition: cast.startPosition, until: until, recorder: recorder)
+        var simulation = Simulation(plan: cast.plan, script: script, startPosition: cast.startPosition, until: until, recorder: recorder)
+        guard cast.plan.isLive, let interval = prepared.media.targetDuration, interval > 0 else {
+            simulation.run(until: .infinity)
+            return simulation.finish()
+        }
+        var window = LiveWindow()
+        var current = prepared
+        current.media = window.absorb(prepared.media).playlist
+        var reloadAt = interval
+        while simulation.isActive {
+            simulation.run(until: reloadAt)
+            guard simulation.isActive else { break }
+            do throws(CastError) {
+                current = try await planner.reload(current, window: &window)
+                simulation.update(try await planner.plan(current, profile: cast.profile, seed: cast.seed).plan)
+                simulation.note(current.diagnostics.filter { $0.severity != .info })
+            } catch {
+                // A reload that fails leaves the receiver on the window it has, as a player keeps playing.
+                simulation.noteError("reload at \(PlaybackCommand.format(reloadAt)) s: \(error.reason)")
+            }
+            reloadAt += interval
+        }
+        return simulation.finish()
     }
 }

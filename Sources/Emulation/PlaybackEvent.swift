@@ -26,7 +26,8 @@ public enum PlaybackCommand: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    static func format(_ value: Double) -> String {
+    /// Seconds as commands and reasons write them: "40", "12.5".
+    public static func format(_ value: Double) -> String {
         value.rounded() == value && abs(value) < 1e12 ? String(Int(value)) : String(value)
     }
 

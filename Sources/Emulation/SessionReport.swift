@@ -144,6 +144,13 @@ public struct SessionRecorder: Sendable {
         }
     }
 
+    /// Adds diagnostics found after the start (a live reload's), each once.
+    public mutating func add(_ diagnostics: [Diagnostic]) {
+        for diagnostic in diagnostics where !report.diagnostics.contains(diagnostic) {
+            report.diagnostics.append(diagnostic)
+        }
+    }
+
     /// Records a failure that is not an engine event (a playlist that did not load).
     public mutating func recordError(_ message: String) {
         report.errors.append(message)

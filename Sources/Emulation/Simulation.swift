@@ -1,3 +1,5 @@
+import HLS
+
 /// Plays one plan on a virtual clock from the cast to the end, applying a scripted sender.
 ///
 /// The clock jumps from one thing that happens to the next (a deadline of the engine, a step of the
@@ -66,6 +68,16 @@ public struct Simulation: Sendable {
     /// Hands the engine a new plan at the current time (a live reload, new client events).
     public mutating func update(_ plan: PlaybackPlan) {
         recorder.record(engine.handle(.updatePlan(plan), at: clock.now))
+    }
+
+    /// Adds what a reload noticed to the report.
+    public mutating func note(_ diagnostics: [Diagnostic]) {
+        recorder.add(diagnostics)
+    }
+
+    /// Records a failure that is not an engine event.
+    public mutating func noteError(_ message: String) {
+        recorder.recordError(message)
     }
 
     /// Ends a session that has nothing left to happen and returns the report.

@@ -3,6 +3,8 @@
 Serves one folder, and a few paths that misbehave on purpose:
   /_status/NNN   answers with status NNN and a one-line body
   /_hang         accepts the request and never answers (the test's client must time out)
+  /_sequence/F   answers the Nth request for it with the file F.N (or the last F.N there is): a live
+                 playlist that moves on at every reload
   /_redirect/N/PATH   redirects N times (302) before landing on /PATH
   /_redirect-to?URL   redirects (302) to URL, whatever its scheme
   /_stream/N     answers N bytes without Content-Length, so only the client's own count can cap it
@@ -12,6 +14,10 @@ import http.server
 import os
 import sys
 import threading
+
+
+SEQUENCES = {}
+SEQUENCE_LOCK = threading.Lock()
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -54,6 +60,23 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             except (BrokenPipeError, ConnectionResetError):
                 pass
             self.close_connection = True
+            return
+        if self.path.startswith("/_sequence/"):
+            name = self.path[len("/_sequence/"):].split("?")[0]
+            with SEQUENCE_LOCK:
+                SEQUENCES[name] = SEQUENCES.get(name, 0) + 1
+                number = SEQUENCES[name]
+            while number > 1 and not os.path.exists(f"{name}.{number}"):
+                number -= 1
+            try:
+                body = open(f"{name}.{number}", "rb").read()
+            except OSError:
+                self.send_error(404)
+                return
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
             return
         if self.path.startswith("/_hang"):
             threading.Event().wait(3600)
