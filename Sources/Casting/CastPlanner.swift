@@ -175,7 +175,7 @@ public struct CastPlanner: Sendable {
         diagnostics += schedule.diagnostics
 
         let model = TransitionModel(profile: profile, seed: seed)
-        let assetParameters = await probeAssets(cast.resolution.assets)
+        let assetParameters = await probeAssets(cast.resolution.assets, for: profile, language: cast.request.preferredLanguage)
         var breaks: [PlannedBreak] = []
         // What plays before the next break of a group: primary, or the previous event's last asset.
         var previousAtPosition: (position: Double, media: MediaParameters)?
@@ -198,6 +198,8 @@ public struct CastPlanner: Sendable {
                             } ?? .instant
                             playable.append((index, parameters))
                         }
+                    case let probe? where !probe.decodable:
+                        planned.failure = probe.failure
                     case let probe?:
                         planned.failure = "it cannot be probed (\(probe.failure ?? "no parameters"))"
                     case nil:
@@ -250,20 +252,32 @@ public struct CastPlanner: Sendable {
     struct AssetProbe: Sendable {
         var uri: String
         var parameters: MediaParameters?
+        /// False when the receiver can decode none of the asset's variants, so nothing was probed.
+        var decodable = true
         var failure: String?
     }
 
-    /// Probes every asset that loaded, concurrently; the prober shares repeated URIs.
+    /// Probes every asset that loaded, concurrently; the prober shares repeated URIs. An asset that is
+    /// a multivariant playlist is probed through the variant this receiver would pick from it.
     ///
     /// The child results are a struct: Swift 6.3's release builds corrupt tuple results of task groups.
-    private func probeAssets(_ assets: [String: [ResolvedAsset]]) async -> [String: AssetProbe] {
-        let uris = Set(assets.values.joined().filter { $0.failure == nil }.map(\.uri))
+    private func probeAssets(_ assets: [String: [ResolvedAsset]], for profile: ReceiverProfile, language: String?) async -> [String: AssetProbe] {
+        var unique: [String: ResolvedAsset] = [:]
+        for asset in assets.values.joined() where asset.failure == nil { unique[asset.uri] = asset }
         let prober = self.prober
         return await withTaskGroup(of: AssetProbe.self) { group in
-            for uri in uris {
+            for (uri, asset) in unique {
                 group.addTask {
+                    var variant: Int?
+                    if let variants = asset.variants {
+                        do throws(NoPlayableVariant) {
+                            variant = try profile.selectVariant(from: variants, preferredLanguage: language).index
+                        } catch {
+                            return AssetProbe(uri: uri, decodable: false, failure: error.description)
+                        }
+                    }
                     do {
-                        return AssetProbe(uri: uri, parameters: try await prober.parameters(for: uri, variant: nil))
+                        return AssetProbe(uri: uri, parameters: try await prober.parameters(for: uri, variant: variant))
                     } catch {
                         return AssetProbe(uri: uri, failure: Self.reason(error))
                     }

@@ -1,5 +1,5 @@
 /// A multivariant playlist: the variant streams and renditions of one presentation (RFC 8216bis §4.4.6).
-public struct MultivariantPlaylist: Sendable {
+public struct MultivariantPlaylist: Sendable, Hashable {
     public var variants: [Variant] = []
     public var iFrameVariants: [Variant] = []
     public var renditions: [Rendition] = []

@@ -24,11 +24,14 @@ public struct ResolvedAsset: Sendable, Hashable {
     public var duration: Double
     /// Why a receiver would skip it; nil when it loads.
     public var failure: String?
+    /// The asset's variants when it is a multivariant playlist: each receiver picks the one it decodes.
+    public var variants: MultivariantPlaylist?
 
-    public init(uri: String, duration: Double, failure: String? = nil) {
+    public init(uri: String, duration: Double, failure: String? = nil, variants: MultivariantPlaylist? = nil) {
         self.uri = uri
         self.duration = duration
         self.failure = failure
+        self.variants = variants
     }
 }
 
@@ -96,9 +99,9 @@ public struct AssetDurationResolver: Sendable {
     private func resolveAsset(_ uri: String, of event: InterstitialEvent, playlist: ResourceLocation, slots: LoadSlots) async -> EventOutcome {
         var outcome = EventOutcome()
         do throws(AssetProblem) {
-            let duration = try await assetDuration(uri, referencedFrom: playlist, slots: slots)
-            outcome.duration = KnownDuration(assetDurations: [duration], source: .assetPlaylist)
-            outcome.assets = [ResolvedAsset(uri: Self.absolute(uri, from: playlist), duration: duration)]
+            let measured = try await assetDuration(uri, referencedFrom: playlist, slots: slots)
+            outcome.duration = KnownDuration(assetDurations: [measured.duration], source: .assetPlaylist)
+            outcome.assets = [ResolvedAsset(uri: Self.absolute(uri, from: playlist), duration: measured.duration, variants: measured.variants)]
         } catch {
             switch error {
             case .unloadable(let reason):
@@ -147,9 +150,9 @@ public struct AssetDurationResolver: Sendable {
         for (index, (asset, check)) in zip(list.assets, checks).enumerated() {
             let uri = Self.absolute(asset.uri, from: loaded.finalLocation)
             switch check {
-            case .loads:
+            case .loads(let variants):
                 durations.append(asset.duration)
-                assets.append(ResolvedAsset(uri: uri, duration: asset.duration))
+                assets.append(ResolvedAsset(uri: uri, duration: asset.duration, variants: variants))
             case .unloadable(let reason):
                 assets.append(ResolvedAsset(uri: uri, duration: asset.duration, failure: reason))
                 outcome.diagnostics.append(Diagnostic(
@@ -179,15 +182,14 @@ public struct AssetDurationResolver: Sendable {
 
     /// What checking one listed asset found.
     private enum AssetCheck: Sendable {
-        case loads
+        case loads(MultivariantPlaylist?)
         case unloadable(String)
         case notVOD(ResourceLocation)
     }
 
     private func check(_ uri: String, referencedFrom referrer: ResourceLocation, slots: LoadSlots) async -> AssetCheck {
         do throws(AssetProblem) {
-            _ = try await assetDuration(uri, referencedFrom: referrer, slots: slots)
-            return .loads
+            return .loads(try await assetDuration(uri, referencedFrom: referrer, slots: slots).variants)
         } catch {
             switch error {
             case .unloadable(let reason): return .unloadable(reason)
@@ -204,9 +206,12 @@ public struct AssetDurationResolver: Sendable {
     }
 
     /// The duration of one asset: its media playlist's EXTINF sum, or its first variant's.
-    private func assetDuration(_ uri: String, referencedFrom referrer: ResourceLocation, slots: LoadSlots) async throws(AssetProblem) -> Double {
+    private func assetDuration(
+        _ uri: String, referencedFrom referrer: ResourceLocation, slots: LoadSlots
+    ) async throws(AssetProblem) -> (duration: Double, variants: MultivariantPlaylist?) {
         var loaded = try await loadPlaylist(uri, referencedFrom: referrer, slots: slots)
-        if let multivariant = loaded.result.multivariantPlaylist {
+        let variants = loaded.result.multivariantPlaylist
+        if let multivariant = variants {
             guard let first = multivariant.variants.first else {
                 throw .unloadable("\(loaded.location) is a multivariant playlist without variants")
             }
@@ -217,7 +222,7 @@ public struct AssetDurationResolver: Sendable {
             throw .unloadable("\(loaded.location) is not a usable playlist (\(reason))")
         }
         guard !media.isLive else { throw .notVOD(loaded.location) }
-        return media.duration
+        return (media.duration, variants)
     }
 
     private func loadPlaylist(_ uri: String, referencedFrom referrer: ResourceLocation, slots: LoadSlots) async throws(AssetProblem) -> LoadedPlaylist {
