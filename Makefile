@@ -4,7 +4,7 @@ SWIFT ?= swift
 CACHE_DIR ?= $(HOME)/.cache/airlab
 export AIRLAB_TEST_CACHE ?= $(CACHE_DIR)/test-media
 
-.PHONY: all deps build test bench run clean
+.PHONY: all deps build test bench run demo clean
 
 all: build
 
@@ -27,6 +27,10 @@ bench: deps
 # The receiver daemon arrives with issue 5; until then `make run` builds the CLI and shows what it can do.
 run: build
 	$(SWIFT) run airlab --help
+
+# A stream with a matching and a mismatching ad, made by ffmpeg, simulated on a high-end and a low-end receiver.
+demo: build
+	$(SWIFT) run airlab simulate "$$(scripts/demo-media "$(CACHE_DIR)/demo")" --profile apple-tv-4k --profile smart-tv-low --do "at 8 seek 25"
 
 clean:
 	rm -rf .build
