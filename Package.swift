@@ -37,6 +37,9 @@ let package = Package(
         .target(name: "Loading", dependencies: ["HLS"]),
         /// Preparing a cast: reads the playlist and its assets, probes the media, plans one receiver's playback.
         .target(name: "Casting", dependencies: ["HLS", "Loading", "Media", "Emulation"]),
+        /// The sender protocol's messages: /play bodies in every form, query commands, playback info,
+        /// identity and TXT record, and events for /reverse and /events. No I/O.
+        .target(name: "SenderProtocol", dependencies: ["Emulation"]),
         /// The sender and lab side: report writers for sessions and fleets.
         .target(name: "Lab", dependencies: ["Casting", "Emulation"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
@@ -56,6 +59,7 @@ let package = Package(
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation", "Media"]),
+        .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "Emulation"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "Emulation", "HLS", "Media", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),
     ],

@@ -1,0 +1,148 @@
+import Emulation
+import Foundation
+import Testing
+@testable import SenderProtocol
+
+private func plist(_ dictionary: [String: Any], _ format: PropertyListSerialization.PropertyListFormat) throws -> Data {
+    try PropertyListSerialization.data(fromPropertyList: dictionary, format: format, options: 0)
+}
+
+@Suite("POST /play bodies")
+struct PlayRequestTests {
+    @Test(
+        "text/parameters with CRLF or bare LF, with or without a Content-Type, reads the same",
+        arguments: [
+            ("Content-Location: http://h/a.m3u8\r\nStart-Position: 0.25\r\n", "text/parameters"),
+            ("Content-Location: http://h/a.m3u8\nStart-Position: 0.25\n", "text/parameters"),
+            ("Content-Location: http://h/a.m3u8\nStart-Position: 0.25", nil),
+            ("content-location:http://h/a.m3u8\r\nstart-position:   0.25\r\n", "text/parameters; charset=utf-8"),
+        ] as [(String, String?)])
+    func textParameters(body: String, contentType: String?) throws {
+        let request = try PlayRequest.decode(body: Data(body.utf8), contentType: contentType, sessionHeader: nil)
+        #expect(request.contentLocation == "http://h/a.m3u8")
+        #expect(request.start == .fraction(0.25))
+    }
+
+    @Test("Binary and XML property lists, with or without a Content-Type, read Start-Position as integer or real",
+        arguments: [PropertyListSerialization.PropertyListFormat.binary, .xml])
+    func propertyLists(format: PropertyListSerialization.PropertyListFormat) throws {
+        let real = try plist(["Content-Location": "http://h/a.m3u8", "Start-Position": 0.5], format)
+        #expect(try PlayRequest.decode(body: real, contentType: "application/x-apple-binary-plist", sessionHeader: nil).start == .fraction(0.5))
+        let integer = try plist(["Content-Location": "http://h/a.m3u8", "Start-Position": 0], format)
+        #expect(try PlayRequest.decode(body: integer, contentType: nil, sessionHeader: nil).start == .fraction(0))
+        let seconds = try plist(["Content-Location": "http://h/a.m3u8", "Start-Position-Seconds": 42], format)
+        #expect(try PlayRequest.decode(body: seconds, contentType: nil, sessionHeader: nil).start == .seconds(42))
+    }
+
+    @Test("The session ID comes from the header, the body, or nowhere")
+    func sessionID() throws {
+        let body = Data("Content-Location: http://h/a.m3u8\n".utf8)
+        #expect(try PlayRequest.decode(body: body, contentType: nil, sessionHeader: "ABC").sessionID == "ABC")
+        #expect(try PlayRequest.decode(body: body, contentType: nil, sessionHeader: nil).sessionID == nil)
+        let withUUID = try plist(["Content-Location": "http://h/a.m3u8", "uuid": "DEF"], .binary)
+        #expect(try PlayRequest.decode(body: withUUID, contentType: nil, sessionHeader: nil).sessionID == "DEF")
+    }
+
+    @Test("The JSON extension carries start seconds, interstitial events, automatic handling and detachment")
+    func jsonExtension() throws {
+        let body = Data("""
+            {"url": "http://h/a.m3u8", "start": 12.5, "detached": true, "automaticallyHandlesInterstitialEvents": false,
+             "audioLanguage": "fr", "interstitialEvents": [{"identifier": "ad-2", "restrictions": []}]}
+            """.utf8)
+        let request = try PlayRequest.decode(body: body, contentType: "application/json", sessionHeader: nil)
+        #expect(request.contentLocation == "http://h/a.m3u8")
+        #expect(request.start == .seconds(12.5))
+        #expect(request.detached && !request.automaticallyHandlesInterstitialEvents)
+        #expect(request.preferredLanguage == "fr")
+        #expect(request.clientEvents != nil)
+    }
+
+    @Test(
+        "Bad /play bodies are 400s with a one-line reason",
+        arguments: [
+            ("Start-Position: 0.5\n", nil, "names no content"),
+            ("Content-Location: http://h/a.m3u8\nStart-Position: half\n", nil, "Start-Position 'half' is not a number"),
+            ("Content-Location: http://h/a.m3u8\nStart-Position: 2\n", nil, "not a fraction from 0 to 1"),
+            ("Content-Location: http://h/a.m3u8\nStart-Position-Seconds: -4\n", nil, "is negative"),
+            ("Content-Location: http://h/a.m3u8\nStart-Position-Seconds: nan\n", nil, "is not a number"),
+            ("{\"url\": ", "application/json", "not a JSON object"),
+            ("{\"url\": \"http://h/a\", \"start\": \"soon\"}", nil, "start in the /play JSON is not a number"),
+            ("{\"url\": \"http://h/a\", \"interstitialEvents\": [{\"time\": 3}]}", nil, "interstitialEvents"),
+            ("bplist00garbage", nil, "not a property list"),
+        ] as [(String, String?, String)])
+    func badBodies(body: String, contentType: String?, reason: String) {
+        let error = #expect(throws: ProtocolError.self) {
+            try PlayRequest.decode(body: Data(body.utf8), contentType: contentType, sessionHeader: nil)
+        }
+        #expect(error?.status == 400)
+        #expect(error?.reason.contains(reason) == true, "reason: \(error?.reason ?? "")")
+        #expect(error?.reason.contains("\n") == false)
+    }
+}
+
+@Suite("Query commands, playback info, identity and events")
+struct SenderMessagesTests {
+    @Test("scrub and rate read their numbers and refuse bad ones")
+    func queryCommands() throws {
+        #expect(try QueryCommand.scrub(["position": "40"]) == .seek(to: 40))
+        #expect(try QueryCommand.rate(["value": "0"]) == .setRate(0))
+        #expect(try QueryCommand.rate(["value": "2.0"]) == .setRate(2))
+        for bad in [["position": "-1"], ["position": "NaN"], ["position": "inf"], [:]] {
+            #expect(throws: ProtocolError.self) { try QueryCommand.scrub(bad) }
+        }
+        #expect(throws: ProtocolError.self) { try QueryCommand.rate(["value": "fast"]) }
+    }
+
+    @Test("playback-info carries duration exactly while a session plays")
+    func durationOnlyWhilePlaying() throws {
+        var engine = PlaybackEngine(plan: PlaybackPlan(primaryDuration: 60))
+        let idle = try #require(try PropertyListSerialization.propertyList(from: PlaybackInfo(engine: engine).propertyList(), format: nil) as? [String: Any])
+        #expect(idle["duration"] == nil)
+        _ = engine.handle(.play(from: nil), at: 0)
+        _ = engine.advance(to: 10)
+        let playing = try #require(try PropertyListSerialization.propertyList(from: PlaybackInfo(engine: engine).propertyList(), format: nil) as? [String: Any])
+        #expect((playing["duration"] as? NSNumber)?.doubleValue == 60)
+        #expect((playing["position"] as? NSNumber)?.doubleValue == 10)
+        #expect((playing["readyToPlay"] as? NSNumber)?.boolValue == true)
+        #expect(PlaybackInfo(engine: engine).scrubText() == "duration: 60.000000\nposition: 10.000000\n")
+        _ = engine.handle(.stop, at: 11)
+        let stopped = try #require(try PropertyListSerialization.propertyList(from: PlaybackInfo(engine: engine).propertyList(), format: nil) as? [String: Any])
+        #expect(stopped["duration"] == nil)
+    }
+
+    @Test("The device ID is stable for a seed, differs between seeds, and is a locally administered MAC")
+    func deviceID() {
+        let first = ReceiverIdentity(name: "Living room", model: "AppleTV14,1", deviceIDSeed: "apple-tv-4k", profile: "apple-tv-4k")
+        let again = ReceiverIdentity(name: "Other", model: "AppleTV14,1", deviceIDSeed: "apple-tv-4k", profile: "apple-tv-4k")
+        let other = ReceiverIdentity(name: "Living room", model: "AppleTV14,1", deviceIDSeed: "smart-tv-low", profile: "smart-tv-low")
+        #expect(first.deviceID == again.deviceID && first.deviceID != other.deviceID)
+        #expect(first.deviceID.range(of: "^([0-9A-F]{2}:){5}[0-9A-F]{2}$", options: .regularExpression) != nil)
+        let firstByte = UInt8(first.deviceID.prefix(2), radix: 16)!
+        #expect(firstByte & 0x02 == 0x02 && firstByte & 0x01 == 0)
+    }
+
+    @Test("The TXT record has the legacy video and HLS feature bits in lowercase hex, never the AirPlay 2 bits, and pw with a password")
+    func txtRecord() {
+        let open = ReceiverIdentity(name: "TV", model: "M", deviceIDSeed: "s", profile: "p")
+        let record = Dictionary(uniqueKeysWithValues: open.txtRecord.map { ($0.key, $0.value) })
+        #expect(record["features"] == "0x211")
+        #expect(ReceiverIdentity.features & (1 << 38 | 1 << 48) == 0)
+        #expect(record["flags"] == "0x4" && record["pw"] == nil)
+        #expect(Set(record.keys).isSuperset(of: ["deviceid", "features", "flags", "model", "srcvers", "vv"]))
+        let locked = ReceiverIdentity(name: "TV", model: "M", deviceIDSeed: "s", hasPassword: true, profile: "p")
+        let lockedRecord = Dictionary(uniqueKeysWithValues: locked.txtRecord.map { ($0.key, $0.value) })
+        #expect(lockedRecord["pw"] == "1" && lockedRecord["flags"] == "0x84")
+    }
+
+    @Test("Engine events become a POST /event plist request and a named server-sent event")
+    func events() throws {
+        var engine = PlaybackEngine(plan: PlaybackPlan(primaryDuration: 60))
+        let event = try #require(engine.handle(.play(from: nil), at: 0).first)
+        let request = String(decoding: SenderEvent.reverseRequest(event, sessionID: "S1"), as: UTF8.self)
+        #expect(request.hasPrefix("POST /event HTTP/1.1\r\nContent-Type: text/x-apple-plist+xml\r\nContent-Length: "))
+        #expect(request.contains("X-Apple-Session-ID: S1\r\n\r\n<?xml"))
+        #expect(request.contains("<string>loading</string>") && request.contains("<string>video</string>"))
+        let sse = SenderEvent.serverSentEvent(event)
+        #expect(sse.hasPrefix("event: state-changed\ndata: {") && sse.hasSuffix("}\n\n"))
+    }
+}
