@@ -59,6 +59,7 @@ let package = Package(
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation", "Media"]),
+        .testTarget(name: "LabTests", dependencies: ["Lab", "Casting", "Emulation"]),
         .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "Emulation"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "Emulation", "HLS", "Media", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),

@@ -17,8 +17,9 @@ enum SimulateCommand {
             the variant it picks, the transitions it pays into and out of every interstitial, the
             commands a scripted sender sends and those the interstitials' restrictions refuse.
             Profiles: \(ProfileCatalog().shippedNames.joined(separator: ", ")), or a path to a profile JSON file.
-            Exit status: 0 when every profile played the cast, 1 when some could not, 2 for usage errors
-            and when the playlist, the events file or a profile cannot be read.
+            Exit status: 0 when every profile played the cast, 1 when some could not (or, with
+            --max-transition-ms, when an interstitial failed or switched too slowly), 2 for usage errors
+            and when the playlist, the events file or a profile cannot be read or a report cannot be written.
             """,
         positionals: [PositionalSpec("PLAYLIST", help: "A local path or an http(s) URL of a multivariant or media playlist.")],
         options: [
@@ -32,6 +33,9 @@ enum SimulateCommand {
             .value("language", "CODE", help: "The audio and subtitle language the sender prefers."),
             .value("timeout", "SECONDS", help: "Give up on each fetch and probe after this many seconds (at least 1).", default: "10"),
             .flag("json", help: "Print the sessions as one JSON document (the report format the daemon and lab share)."),
+            .value("junit", "FILE", help: "Also write JUnit XML: a test case per receiver and interstitial."),
+            .value("html", "FILE", help: "Also write an HTML report with a table of interstitials and an SVG timeline per receiver."),
+            .value("max-transition-ms", "N", help: "Fail a test case (and exit 1) when a switch into or out of an interstitial takes longer."),
         ])
 
     static let command = Command(path: ["simulate"]) { parsed in
@@ -81,7 +85,19 @@ enum SimulateCommand {
         let simulation = CastSimulation(planner: planner, script: options.script, until: options.until)
         let report = await simulation.run(prepared, profiles: profiles, seed: options.seed)
         print(options.json ? SessionReportJSON.render(report) : SessionReportText.render(report), terminator: "")
-        return report.failures.isEmpty ? 0 : 1
+        let thresholds = LabThresholds(maxTransitionMilliseconds: options.maxTransitionMilliseconds)
+        let writes = [(options.junitFile, { JUnitReport.render(report, thresholds: thresholds) }), (options.htmlFile, { HTMLReport.render(report, thresholds: thresholds) })]
+        for case let (path?, render) in writes {
+            do {
+                try Data(render().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                Terminal.error("airlab simulate: \(path): cannot be written (\(error.localizedDescription))")
+                return Airlab.usageStatus
+            }
+        }
+        let thresholdFailed = options.maxTransitionMilliseconds != nil
+            && report.sessions.contains { session in BreakOutcome.outcomes(of: session).contains { thresholds.failure(of: $0) != nil } }
+        return report.failures.isEmpty && !thresholdFailed ? 0 : 1
     }
 
     /// The command line, checked.
@@ -97,6 +113,9 @@ enum SimulateCommand {
         var language: String?
         var timeout: Double
         var json: Bool
+        var junitFile: String?
+        var htmlFile: String?
+        var maxTransitionMilliseconds: Double?
 
         init(_ parsed: ParsedCommand) throws(UsageError) {
             func fail(_ message: String) -> UsageError { UsageError(commandPath: parsed.path, message: message) }
@@ -121,6 +140,10 @@ enum SimulateCommand {
             timeout = try parsed.value("timeout", as: Double.self) ?? ResourceLoader.defaultTimeout
             guard timeout >= 1 else { throw fail("--timeout must be at least 1 second, not '\(timeout)'") }
             json = parsed.flag("json")
+            junitFile = parsed.values("junit").last
+            htmlFile = parsed.values("html").last
+            maxTransitionMilliseconds = try parsed.value("max-transition-ms", as: Double.self)
+            if let limit = maxTransitionMilliseconds, limit <= 0 { throw fail("--max-transition-ms must be a positive number, not '\(limit)'") }
         }
     }
 }

@@ -18,7 +18,9 @@ public final class TestHTTPServer: @unchecked Sendable {
         process.arguments = ["python3", "-u", script.path, root.path]
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.standardError
+        // Not the test runner's own streams: a server outliving a crashed test must not hold them open.
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
         try process.run()
 
         // Blocks until the server prints its port or exits: readiness by its own report, not by a sleep.

@@ -84,7 +84,17 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         super().do_GET()
 
 
+def exit_with_parent():
+    """Ends the server when the test process that started it is gone, even if it crashed: an orphan
+    holding the runner's pipes open would keep `swift test` waiting forever."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        threading.Event().wait(0.5)
+    os._exit(0)
+
+
 def main():
+    threading.Thread(target=exit_with_parent, daemon=True).start()
     root = sys.argv[1]
     os.chdir(root)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -1,0 +1,88 @@
+import Emulation
+
+/// One interstitial as one receiver handled it: the row of a lab report and one JUnit test case.
+public struct BreakOutcome: Sendable, Equatable {
+    public var eventID: String
+    /// False when the receiver skipped it (failed, undecodable, ONCE, empty).
+    public var played: Bool
+    public var skipReason: String?
+    /// The switch into its first asset and back to primary, when they happened.
+    public var transitionIn: Transition?
+    public var transitionOut: Transition?
+
+    /// The dimensions that differed on the way in, as "frame_rate 30/1 -> 25/1".
+    public var mismatches: [String] {
+        let costs = (transitionIn?.video ?? []) + (transitionIn?.audio ?? [])
+        var seen: Set<String> = []
+        return costs.compactMap { cost in
+            guard let detail = cost.detail, seen.insert(cost.cause).inserted else { return nil }
+            return "\(cost.cause) \(detail)"
+        }
+    }
+
+    /// The longer of the two switches, in milliseconds.
+    public var worstTransitionMilliseconds: Double {
+        max(transitionIn?.totalMilliseconds ?? 0, transitionOut?.totalMilliseconds ?? 0)
+    }
+
+    /// Every interstitial of a session, in the order the session met them.
+    public static func outcomes(of session: SessionReport) -> [BreakOutcome] {
+        var order: [String] = []
+        var outcomes: [String: BreakOutcome] = [:]
+        func outcome(_ eventID: String) -> BreakOutcome {
+            if outcomes[eventID] == nil {
+                order.append(eventID)
+                outcomes[eventID] = BreakOutcome(eventID: eventID, played: false)
+            }
+            return outcomes[eventID]!
+        }
+        var moments: [(time: Double, apply: (inout BreakOutcome) -> Void, eventID: String)] = []
+        for entry in session.timeline {
+            guard let eventID = entry.eventID else { continue }
+            switch entry.kind {
+            case .interstitial:
+                moments.append((entry.start, { $0.played = true }, eventID))
+            case .transition where entry.assetIndex != nil:
+                let transition = entry.transition
+                moments.append((entry.start, { if $0.transitionIn == nil { $0.transitionIn = transition } }, eventID))
+            case .transition:
+                let transition = entry.transition
+                moments.append((entry.start, { if $0.transitionOut == nil { $0.transitionOut = transition } }, eventID))
+            default:
+                break
+            }
+        }
+        for skip in session.skipped where skip.assetIndex == nil {
+            let reason = skip.reason
+            moments.append((skip.time, { if !$0.played && $0.skipReason == nil { $0.skipReason = reason } }, skip.eventID))
+        }
+        for moment in moments.sorted(by: { $0.time < $1.time }) {
+            var current = outcome(moment.eventID)
+            moment.apply(&current)
+            outcomes[moment.eventID] = current
+        }
+        return order.map { outcomes[$0]! }
+    }
+}
+
+/// What a lab counts as failing: a switch slower than the threshold, or a break that did not play.
+public struct LabThresholds: Sendable {
+    public var maxTransitionMilliseconds: Double?
+    public var failOnSkippedBreaks: Bool
+
+    public init(maxTransitionMilliseconds: Double? = nil, failOnSkippedBreaks: Bool = true) {
+        self.maxTransitionMilliseconds = maxTransitionMilliseconds
+        self.failOnSkippedBreaks = failOnSkippedBreaks
+    }
+
+    /// Why `outcome` fails, or nil when it passes.
+    public func failure(of outcome: BreakOutcome) -> String? {
+        if !outcome.played {
+            return failOnSkippedBreaks ? "the interstitial did not play: \(outcome.skipReason ?? "skipped")" : nil
+        }
+        if let limit = maxTransitionMilliseconds, outcome.worstTransitionMilliseconds > limit {
+            return "a transition took \(Int(outcome.worstTransitionMilliseconds.rounded())) ms, more than the \(Int(limit)) ms allowed"
+        }
+        return nil
+    }
+}
