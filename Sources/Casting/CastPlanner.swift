@@ -180,8 +180,12 @@ public struct CastPlanner: Sendable {
         // What plays before the next break of a group: primary, or the previous event's last asset.
         var previousAtPosition: (position: Double, media: MediaParameters)?
         for scheduled in schedule.breaks {
-            guard let position = scheduled.position, scheduled.plays || scheduled.failure != nil else { continue }
+            // Every placed break goes to the engine, also those before the start position (a seek back
+            // reaches them); only mid-rolls outside a VOD can never play.
+            guard let position = scheduled.position else { continue }
             let event = scheduled.event
+            let isMidRoll = !event.cue.contains(.pre) && !event.cue.contains(.post)
+            if isMidRoll && !media.isLive && (position < 0 || position > media.duration) { continue }
             var assets: [PlannedAsset] = []
             var playable: [(index: Int, media: MediaParameters)] = []
             for (index, asset) in (cast.resolution.assets[event.id] ?? []).enumerated() {

@@ -107,6 +107,17 @@ struct CastPlannerTests {
         }
     }
 
+    @Test("Breaks before the start position are planned too, so that a seek back reaches them")
+    func breaksBeforeTheStart() async throws {
+        try await withCast { playlist in
+            let planner = CastPlanner(prober: Self.prober)
+            let prepared = try await planner.prepare(CastRequest(playlist: playlist, startPosition: 20))
+            let cast = try await planner.plan(prepared, profile: try ProfileCatalog().profile("apple-tv-4k"), seed: 1)
+            #expect(cast.schedule.breaks.first?.plays == false)
+            #expect(cast.plan.breaks.map(\.eventID) == ["ad"])
+        }
+    }
+
     @Test("A receiver that can decode the primary of no variant cannot play the cast, and says why")
     func undecodablePrimary() async throws {
         try await withCast { playlist in
