@@ -45,6 +45,15 @@ let package = Package(
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
         .target(name: "Inspection", dependencies: ["HLS", "Loading"]),
 
+        // MARK: - Discovery
+
+        /// avahi-client and avahi-common; imported by Discovery only.
+        .systemLibrary(
+            name: "CAvahi", path: "Sources/CAvahi", pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]),
+        /// Publishing and browsing `_airplay._tcp` over mDNS through avahi.
+        .target(name: "Discovery", dependencies: ["CAvahi"]),
+
         // MARK: - Executables
 
         .executableTarget(name: "airlab", dependencies: ["Arguments", "Inspection", "Media", "Casting", "Lab", "Emulation"]),
