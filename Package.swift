@@ -71,6 +71,7 @@ let package = Package(
         .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "Emulation"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "Emulation", "HLS", "Media", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),
+        .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
