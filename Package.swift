@@ -71,7 +71,9 @@ let package = Package(
         .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "Emulation"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "Emulation", "HLS", "Media", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),
-        .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport"]),
+        /// Runs a publisher in a process of its own, for the mDNS tests that need a fresh process.
+        .executableTarget(name: "airlab-mdns-probe", dependencies: ["Discovery"], path: "Tests/MDNSProbe"),
+        .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport", "airlab-mdns-probe"]),
     ],
     swiftLanguageModes: [.v6]
 )
