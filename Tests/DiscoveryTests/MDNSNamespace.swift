@@ -44,30 +44,36 @@ final class MDNSNamespace: @unchecked Sendable {
     private let log: URL
     private let processes = Mutex<[SpawnedProcess]>([])
     private let daemon = Mutex<SpawnedProcess?>(nil)
+    private let peerNamespace = Mutex<String?>(nil)
 
     private init(name: String, scratch: Scratch) throws {
         self.name = name
         self.scratch = scratch
-        config = try scratch.write("avahi-daemon.conf", """
-            [server]
-            host-name=\(Self.hostName)
-            use-ipv4=yes
-            use-ipv6=no
-            allow-interfaces=\(Self.link)
-            enable-dbus=yes
-
-            [wide-area]
-            enable-wide-area=no
-
-            [publish]
-            publish-hinfo=no
-            publish-workstation=no
-
-            [reflector]
-            enable-reflector=no
-
-            """)
+        config = try scratch.write("avahi-daemon.conf", Self.daemonConfiguration(hostName: Self.hostName, interface: Self.link))
         log = scratch.url.appendingPathComponent("avahi-daemon.log")
+    }
+
+    /// An avahi-daemon.conf that lets the daemon use `interface` only, IPv4 only, and no wide-area DNS.
+    private static func daemonConfiguration(hostName: String, interface: String) -> String {
+        """
+        [server]
+        host-name=\(hostName)
+        use-ipv4=yes
+        use-ipv6=no
+        allow-interfaces=\(interface)
+        enable-dbus=yes
+
+        [wide-area]
+        enable-wide-area=no
+
+        [publish]
+        publish-hinfo=no
+        publish-workstation=no
+
+        [reflector]
+        enable-reflector=no
+
+        """
     }
 
     /// Runs `body` with a fresh namespace (no avahi-daemon yet) and removes everything afterwards, whatever
@@ -122,12 +128,7 @@ final class MDNSNamespace: @unchecked Sendable {
         let process = try launch(
             ["avahi-daemon", "--no-drop-root", "--no-rlimits", "--no-chroot", "-f", config.path], output: log)
         daemon.withLock { $0 = process }
-        let started = try await eventually(tries: 100) { [log] in
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if !process.isRunning { throw NamespaceError("avahi-daemon exited at start:\n\(text)") }
-            return text.contains("Server startup complete") ? true : nil
-        }
-        if started == nil { throw NamespaceError("avahi-daemon did not finish starting:\n\(daemonLog)") }
+        try await waitForLine("Server startup complete", in: log, of: process, "avahi-daemon")
     }
 
     /// Kills the namespace's avahi-daemon with SIGKILL, as a crash would, and waits for it to be gone.
@@ -173,28 +174,106 @@ final class MDNSNamespace: @unchecked Sendable {
         let process = try launch(
             ["avahi-publish", "-s", serviceName, "_airplay._tcp", String(port), "deviceid=02:00:00:00:00:99"],
             output: output)
-        let established = try await eventually(tries: 100) {
-            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            if !process.isRunning { throw NamespaceError("avahi-publish exited:\n\(text)") }
-            return text.contains("Established under name") ? true : nil
+        try await waitForLine("Established under name", in: output, of: process, "avahi-publish")
+    }
+
+    // MARK: - Another host on the link
+
+    /// Makes the far end of the veth another host: `mdns1` moves into a second namespace where a second
+    /// avahi-daemon answers for `serviceName`, so a name asked for here collides on the link (entry group
+    /// state COLLISION) rather than locally.
+    ///
+    /// That daemon cannot use the system bus (the first one owns org.freedesktop.Avahi there), so it gets a
+    /// private dbus-daemon listening in the scratch folder; and its pid file goes to a tmpfs mounted over
+    /// /run/avahi-daemon inside `ip netns exec`'s private mount namespace, invisible to the machine.
+    func startPeerHost(holding serviceName: String, port: UInt16) async throws {
+        let peer = name + "-peer"
+        try await BlockingWork.run { [self] in
+            try Self.run(Self.ip, ["netns", "add", peer])
+            peerNamespace.withLock { $0 = peer }
+            try exec("ip", ["link", "set", Self.peer, "netns", peer])
+            for arguments in [["addr", "add", "\(Self.peerAddress)/24", "dev", Self.peer],
+                              ["link", "set", "lo", "up"], ["link", "set", Self.peer, "up"]] {
+                try Self.run(Self.ip, ["netns", "exec", peer, "ip"] + arguments)
+            }
         }
-        if established == nil { throw NamespaceError("avahi-publish did not establish \(serviceName)") }
+        let socket = scratch.url.appendingPathComponent("peer-bus")
+        let busConfig = try scratch.write("peer-bus.conf", """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>system</type>
+              <listen>unix:path=\(socket.path)</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow user="*"/>
+                <allow own="*"/>
+                <allow send_destination="*"/>
+                <allow receive_sender="*"/>
+              </policy>
+            </busconfig>
+
+            """)
+        let bus = try spawn(
+            ["dbus-daemon", "--config-file=\(busConfig.path)", "--nofork"],
+            output: scratch.url.appendingPathComponent("peer-bus.log"))
+        let ready = try await eventually(tries: 100) {
+            if !bus.isRunning { throw NamespaceError("the peer's dbus-daemon exited") }
+            return FileManager.default.fileExists(atPath: socket.path) ? true : nil
+        }
+        if ready == nil { throw NamespaceError("the peer's dbus-daemon did not start listening") }
+
+        let peerConfig = try scratch.write(
+            "peer-avahi-daemon.conf", Self.daemonConfiguration(hostName: "airlab-mdns-peer", interface: Self.peer))
+        let onPeerBus = [Self.ip.path, "netns", "exec", peer, "env", "DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(socket.path)"]
+        let peerLog = scratch.url.appendingPathComponent("peer-avahi-daemon.log")
+        let peerDaemon = try spawn(onPeerBus + [
+            "sh", "-c",
+            "mkdir -p /run/avahi-daemon && mount -t tmpfs tmpfs /run/avahi-daemon && exec avahi-daemon "
+                + "--no-drop-root --no-rlimits --no-chroot -f '\(peerConfig.path)'",
+        ], output: peerLog)
+        try await waitForLine("Server startup complete", in: peerLog, of: peerDaemon, "the peer's avahi-daemon")
+
+        let publishLog = scratch.url.appendingPathComponent("peer-avahi-publish.log")
+        let publish = try spawn(
+            onPeerBus + ["avahi-publish", "-s", serviceName, "_airplay._tcp", String(port), "deviceid=02:00:00:00:00:98"],
+            output: publishLog)
+        try await waitForLine("Established under name", in: publishLog, of: publish, "the peer's avahi-publish")
     }
 
     // MARK: - Processes
 
     private func launch(_ command: [String], output: URL) throws -> SpawnedProcess {
-        let process = try SpawnedProcess([Self.ip.path, "netns", "exec", name] + command, output: output)
+        try spawn([Self.ip.path, "netns", "exec", name] + command, output: output)
+    }
+
+    private func spawn(_ command: [String], output: URL) throws -> SpawnedProcess {
+        let process = try SpawnedProcess(command, output: output)
         processes.withLock { $0.append(process) }
         return process
+    }
+
+    /// Waits (bounded: 5 s) until `process` has written `line` to `log`; fails early if it exits.
+    private func waitForLine(_ line: String, in log: URL, of process: SpawnedProcess, _ what: String) async throws {
+        let seen = try await eventually(tries: 100) {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if !process.isRunning { throw NamespaceError("\(what) exited:\n\(text)") }
+            return text.contains(line) ? true : nil
+        }
+        if seen == nil {
+            throw NamespaceError("\(what) did not log \"\(line)\":\n\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        }
     }
 
     /// Kills what this namespace started (by pid, never by name), then deletes the namespace and the files.
     private func remove() async {
         let started = processes.withLock { $0 }
+        let peer = peerNamespace.withLock { $0 }
         await (try? BlockingWork.run { [self] in
-            // SIGTERM lets avahi-daemon remove its pid file; SIGKILL follows if it lingers.
-            for process in started { process.terminate() }
+            // Newest first: clients before their daemon, a daemon before its bus. SIGTERM lets avahi-daemon
+            // remove its pid file; SIGKILL follows if it lingers.
+            for process in started.reversed() { process.terminate() }
+            if let peer { _ = try? CommandRunner.run(executableURL: Self.ip, ["netns", "del", peer]) }
             _ = try? CommandRunner.run(executableURL: Self.ip, ["netns", "del", name])
             scratch.remove()
         }) ?? ()

@@ -175,6 +175,26 @@ struct MDNSTests {
             }
         }
 
+        @Test("a name another host on the link holds makes the group collide, and the service moves to the alternative name")
+        func collisionOnTheLink() async throws {
+            try await MDNSNamespace.with { namespace in
+                try await namespace.startPeerHost(holding: "Living Room", port: 7200)
+                try await namespace.startAvahi()
+                let publisher = try ServicePublisher()
+                defer { publisher.stop() }
+                try publisher.start()
+                let id = try publisher.publish(fleet[0])
+                #expect(try await waitForState(publisher) { $0 == .published } == .published)
+
+                #expect(publisher.publishedName(of: id) == "Living Room #2")
+                let seen = try await waitForBrowse(namespace) { $0.count == 2 }
+                let byName = Dictionary(seen.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+                #expect(byName["Living Room"]?.address == MDNSNamespace.peerAddress)
+                #expect(byName["Living Room #2"]?.address == MDNSNamespace.address)
+                #expect(byName["Living Room #2"]?.txt == expectedTXT(fleet[0]))
+            }
+        }
+
         @Test("with avahi-daemon absent at start the publisher waits, then publishes once the daemon starts")
         func waitsForAbsentDaemon() async throws {
             try await MDNSNamespace.with { namespace in
