@@ -25,7 +25,9 @@ public final class ServicePublisher: @unchecked Sendable {
     }
 
     private enum Phase {
-        case idle, connecting, connected, failed(DiscoveryError), stopped
+        /// `connected`: avahi runs and takes entries; `daemonRegistering`: avahi is there but (re)claiming its
+        /// host name, so entries wait.
+        case idle, connecting, daemonRegistering, connected, failed(DiscoveryError), stopped
     }
 
     /// State changes, newest kept when nobody reads; one reader at a time (it is an `AsyncStream`).
@@ -38,6 +40,7 @@ public final class ServicePublisher: @unchecked Sendable {
     private var client: OpaquePointer?
     private var phase = Phase.idle
     private var pollRunning = false
+    private var reconnecting = false
     private var registrations: [ServiceID: ServiceRegistration] = [:]
     private var order: [ServiceID] = []
     private var nextID = 0
@@ -78,12 +81,14 @@ public final class ServicePublisher: @unchecked Sendable {
         let error: DiscoveryError? = locked {
             switch phase {
             case .stopped: return .stopped
-            case .connecting, .connected: return nil
+            case .connecting, .daemonRegistering, .connected: return nil
             case .idle, .failed: break
             }
             if let failure = connect() {
                 return failure
             }
+            // A start retried after a failure finds the loop already running.
+            guard !pollRunning else { return nil }
             if avahi_threaded_poll_start(poll) < 0 {
                 return DiscoveryError.avahi(code: Int32(AVAHI_ERR_FAILURE), message: "cannot start avahi's event loop")
             }
@@ -152,6 +157,8 @@ public final class ServicePublisher: @unchecked Sendable {
     public func stop() {
         let wasRunning: Bool = locked {
             if case .stopped = phase { return false }
+            // First, so that nothing avahi reports while being torn down reconnects.
+            phase = .stopped
             for registration in registrations.values {
                 // Freeing a group withdraws its records at once (avahi sends goodbye packets).
                 if let group = registration.group { avahi_entry_group_free(group) }
@@ -162,7 +169,6 @@ public final class ServicePublisher: @unchecked Sendable {
             order.removeAll()
             if let client { avahi_client_free(client) }
             client = nil
-            phase = .stopped
             return pollRunning
         }
         // Joins avahi's thread, so it must run without the lock and never on that thread.
@@ -174,6 +180,9 @@ public final class ServicePublisher: @unchecked Sendable {
 
     /// Creates a client; returns why not. `avahi_client_new` may call back before it returns.
     private func connect() -> DiscoveryError? {
+        // Set before creating: the callbacks made during creation overwrite it, and a FAILURE among them
+        // (which frees the new client) leaves `.failed` behind.
+        phase = .connecting
         var code: Int32 = 0
         let created = avahi_client_new(
             avahi_threaded_poll_get(poll), AVAHI_CLIENT_NO_FAIL, publisherClientChanged,
@@ -183,12 +192,8 @@ public final class ServicePublisher: @unchecked Sendable {
             phase = .failed(error)
             return error
         }
-        // A callback during creation may already have stored it (or replaced it after a failure).
-        if client == nil { client = created }
-        switch phase {
-        case .connecting, .connected: break
-        default: phase = .connecting
-        }
+        if case .failed(let error) = phase { return error }
+        client = created
         return nil
     }
 
@@ -217,7 +222,7 @@ public final class ServicePublisher: @unchecked Sendable {
             // The daemon is (re)registering its host name: our records would carry the old one. Withdraw
             // them; RUNNING follows and registers them again.
             client = changed
-            phase = .connecting
+            phase = .daemonRegistering
             for registration in registrations.values {
                 if let group = registration.group { avahi_entry_group_reset(group) }
                 registration.added = false
@@ -237,9 +242,14 @@ public final class ServicePublisher: @unchecked Sendable {
             avahi_client_free(changed)
             client = nil
             phase = .failed(DiscoveryError(avahiCode: code))
-            // Disconnected (the daemon stopped) or any other failure: a new NO_FAIL client waits for the
-            // next daemon, as avahi-publish and shairport-sync do.
-            _ = connect()
+            // Disconnected (the daemon stopped or restarted) or any other failure: a new NO_FAIL client
+            // waits for the next daemon, as avahi-publish and shairport-sync do. Not from inside a
+            // reconnection, so a client that fails as it is made cannot loop.
+            if !reconnecting {
+                reconnecting = true
+                _ = connect()
+                reconnecting = false
+            }
         default:
             break
         }
@@ -269,6 +279,7 @@ public final class ServicePublisher: @unchecked Sendable {
         switch phase {
         case .idle, .stopped: state = .stopped
         case .connecting: state = .waitingForAvahi
+        case .daemonRegistering: state = .registering
         case .failed(let error): state = .failed(error)
         case .connected: state = services.contains { $0.status == .pending } ? .registering : .published
         }

@@ -211,6 +211,13 @@ struct MDNSTests {
                 try await namespace.startAvahi()
                 #expect(try await waitForState(publisher) { $0 == .published } == .published)
                 #expect(publisher.publishedName(of: id) == fleet[0].name)
+                // Every change was announced, in order (the stream keeps them until read).
+                var states: [PublisherState] = []
+                for await state in publisher.stateUpdates {
+                    states.append(state)
+                    if state == .published { break }
+                }
+                #expect(states == [.waitingForAvahi, .registering, .published])
                 let seen = try await waitForBrowse(namespace) { $0.count == 1 }
                 #expect(seen.first?.name == fleet[0].name)
                 #expect(seen.first?.txt == expectedTXT(fleet[0]))
