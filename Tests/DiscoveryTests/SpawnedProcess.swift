@@ -19,11 +19,23 @@ final class SpawnedProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
 
+        // The child would inherit the spawning thread's signal mask, and Dispatch's worker threads block
+        // SIGTERM: without a reset, avahi-daemon would ignore a polite stop.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        posix_spawnattr_setsigmask(&attributes, &signals)
+        sigfillset(&signals)
+        posix_spawnattr_setsigdefault(&attributes, &signals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
         let cStrings = arguments.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
         var argv = cStrings + [nil]
         var child: pid_t = 0
-        let code = posix_spawnp(&child, arguments[0], &actions, nil, &argv, environ)
+        let code = posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, environ)
         guard code == 0 else {
             throw NamespaceError("cannot start \(arguments.joined(separator: " ")): \(String(cString: strerror(code)))")
         }
