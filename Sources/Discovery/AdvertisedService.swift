@@ -37,9 +37,9 @@ public struct AdvertisedService: Sendable {
         return nil
     }
 
-    /// Whether `other` differs only in its TXT record, which avahi can update in place without
-    /// withdrawing the service.
-    func differsOnlyInTXT(from other: AdvertisedService) -> Bool {
+    /// Whether `other` announces the same instance (name, type, port), so that a change between the two
+    /// is a TXT change, which avahi can update in place without withdrawing the service.
+    func isSameInstance(as other: AdvertisedService) -> Bool {
         name == other.name && type == other.type && port == other.port
     }
 }

@@ -123,7 +123,7 @@ public final class ServicePublisher: @unchecked Sendable {
             guard let registration = registrations[id] else {
                 throw DiscoveryError.invalidService("\(id) is not published by this publisher")
             }
-            let onlyTXT = service.differsOnlyInTXT(from: registration.service)
+            let onlyTXT = service.isSameInstance(as: registration.service)
             registration.service = service
             if !onlyTXT { registration.nameToPublish = service.name }
             guard case .connected = phase, let client else { return }

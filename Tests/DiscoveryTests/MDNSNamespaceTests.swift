@@ -43,6 +43,16 @@ private func waitForBrowse(
     return last
 }
 
+/// Starts the namespace's avahi-daemon and a publisher of the whole fleet, and waits until it is published.
+private func startFleet(in namespace: MDNSNamespace) async throws -> (ServicePublisher, [ServiceID]) {
+    try await namespace.startAvahi()
+    let publisher = try ServicePublisher()
+    try publisher.start()
+    let ids = try fleet.map { try publisher.publish($0) }
+    #expect(try await waitForState(publisher) { $0 == .published } == .published)
+    return (publisher, ids)
+}
+
 @Suite("mDNS", .serialized)
 struct MDNSTests {
     @Suite(
@@ -52,13 +62,8 @@ struct MDNSTests {
         @Test("a fleet of three receivers is published with its TXT records, on the namespace's veth only")
         func fleetIsPublished() async throws {
             try await MDNSNamespace.with { namespace in
-                try await namespace.startAvahi()
-                let publisher = try ServicePublisher()
+                let (publisher, _) = try await startFleet(in: namespace)
                 defer { publisher.stop() }
-                try publisher.start()
-                for service in fleet { try publisher.publish(service) }
-
-                #expect(try await waitForState(publisher) { $0 == .published } == .published)
                 #expect(publisher.services.map(\.publishedName) == fleet.map(\.name))
                 let seen = try await waitForBrowse(namespace) { $0.count == fleet.count }
                 #expect(seen.count == fleet.count)
@@ -79,12 +84,8 @@ struct MDNSTests {
         @Test("the browser resolves every published receiver with its address, port and TXT record")
         func browserFindsFleet() async throws {
             try await MDNSNamespace.with { namespace in
-                try await namespace.startAvahi()
-                let publisher = try ServicePublisher()
+                let (publisher, _) = try await startFleet(in: namespace)
                 defer { publisher.stop() }
-                try publisher.start()
-                for service in fleet { try publisher.publish(service) }
-                #expect(try await waitForState(publisher) { $0 == .published } == .published)
 
                 let found = try await ServiceBrowser().browse(timeout: .seconds(5))
                 #expect(Set(found.map(\.name)) == Set(fleet.map(\.name)))
@@ -100,12 +101,8 @@ struct MDNSTests {
         @Test("an update changes the TXT record in place; withdraw and stop take services off the network")
         func updateWithdrawStop() async throws {
             try await MDNSNamespace.with { namespace in
-                try await namespace.startAvahi()
-                let publisher = try ServicePublisher()
+                let (publisher, ids) = try await startFleet(in: namespace)
                 defer { publisher.stop() }
-                try publisher.start()
-                let ids = try fleet.map { try publisher.publish($0) }
-                #expect(try await waitForState(publisher) { $0 == .published } == .published)
 
                 var changed = fleet[0]
                 changed.txtRecord.append((key: "pw", value: "true"))
@@ -127,12 +124,8 @@ struct MDNSTests {
         @Test("every service is published again after avahi-daemon is killed and restarted")
         func survivesDaemonRestart() async throws {
             try await MDNSNamespace.with { namespace in
-                try await namespace.startAvahi()
-                let publisher = try ServicePublisher()
+                let (publisher, _) = try await startFleet(in: namespace)
                 defer { publisher.stop() }
-                try publisher.start()
-                for service in fleet { try publisher.publish(service) }
-                #expect(try await waitForState(publisher) { $0 == .published } == .published)
 
                 try await namespace.killAvahi()
                 #expect(try await waitForState(publisher) { $0 == .waitingForAvahi } == .waitingForAvahi)
