@@ -112,10 +112,55 @@ final class MDNSNamespace: @unchecked Sendable {
     }
 
     /// The bus is shared by the whole machine, so once started it is left running for others.
+    ///
+    /// A bus that was stopped leaves its socket and pid file behind (dbus-daemon removes neither), and
+    /// `dbus-daemon --system` refuses to start while the pid file exists: so "running" means the socket
+    /// accepts a connection, and leftovers are removed only when no process holds the recorded pid.
     private static func startSystemBusIfNeeded() throws {
-        guard !FileManager.default.fileExists(atPath: busSocket) else { return }
+        guard !systemBusAcceptsConnections() else { return }
+        let pidFile = "/run/dbus/pid"
+        if let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+           let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), isAlive(pid) {
+            throw NamespaceError("dbus-daemon \(pid) holds \(pidFile) but does not answer on \(busSocket)")
+        }
+        try? FileManager.default.removeItem(atPath: pidFile)
+        try? FileManager.default.removeItem(atPath: busSocket)
         try FileManager.default.createDirectory(atPath: "/run/dbus", withIntermediateDirectories: true)
-        try run(URL(fileURLWithPath: "/usr/bin/dbus-daemon"), ["--system", "--fork"])
+        // Spawned rather than run through `CommandRunner`: the forked bus keeps whatever it inherited open,
+        // so a pipe to it would never reach end of file.
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("airlab-dbus-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let starter = try SpawnedProcess(["/usr/bin/dbus-daemon", "--system", "--fork"], output: output)
+        starter.waitUntilExit()
+        for _ in 0..<100 where !systemBusAcceptsConnections() { usleep(50_000) }
+        guard systemBusAcceptsConnections() else {
+            let reason = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            throw NamespaceError("dbus-daemon --system did not start listening on \(busSocket): \(reason)")
+        }
+    }
+
+    /// A zombie (a dead process nobody has reaped) still answers `kill(pid, 0)`; it does not count.
+    private static func isAlive(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        guard let end = stat.range(of: ") ", options: .backwards) else { return true }
+        return !stat[end.upperBound...].hasPrefix("Z")
+    }
+
+    private static func systemBusAcceptsConnections() -> Bool {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { path in
+            path.copyBytes(from: busSocket.utf8.prefix(path.count - 1))
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
     }
 
     // MARK: - avahi-daemon
