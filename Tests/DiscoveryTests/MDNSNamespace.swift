@@ -30,7 +30,9 @@ final class MDNSNamespace: @unchecked Sendable {
         if !missing.isEmpty {
             return "mDNS tests need \(missing.joined(separator: ", ")); run scripts/install-dependencies"
         }
-        if let running = try? CommandRunner.run(executableURL: URL(fileURLWithPath: "/usr/bin/pgrep"), ["-x", "avahi-daemon"]),
+        // Live ones only: a killed test run may leave a zombie behind that holds nothing.
+        let states = ["--runstates", "R,S,D,T"]
+        if let running = try? CommandRunner.run(executableURL: URL(fileURLWithPath: "/usr/bin/pgrep"), states + ["-x", "avahi-daemon"]),
            running.status == 0 {
             return "an avahi-daemon this test did not start owns org.freedesktop.Avahi on the system bus "
                 + "(pids \(running.stdout.split(separator: "\n").joined(separator: " "))); stop it to run the mDNS tests"
