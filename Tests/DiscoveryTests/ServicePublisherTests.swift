@@ -1,8 +1,8 @@
 import Discovery
 import Testing
 
-@Suite("Advertised services and avahi-browse output")
-struct AdvertisedServiceTests {
+@Suite("ServicePublisher without avahi")
+struct ServicePublisherTests {
     @Test("a service avahi would refuse is rejected before publishing, naming the field")
     func invalidServicesAreRejected() throws {
         let publisher = try ServicePublisher()
@@ -46,20 +46,5 @@ struct AdvertisedServiceTests {
             try publisher.publish(AdvertisedService(name: "A", port: 7000, txtRecord: []))
         }
         #expect(throws: DiscoveryError.stopped) { try publisher.start() }
-    }
-
-    @Test("avahi-browse's parsable lines give unescaped names, addresses, ports and TXT entries")
-    func parsesBrowseOutput() {
-        let output = """
-            +;mdns0;IPv4;Living\\032Room;_airplay._tcp;local
-            =;mdns0;IPv4;Living\\032Room\\032#2;_airplay._tcp;local;tv.local;10.0.0.1;7000;"vv=2" "model=A;B" "pw" "q=\\"x\\""
-            """
-        let services = BrowsedService.parse(output)
-        #expect(services == [
-            BrowsedService(
-                interface: "mdns0", ipProtocol: "IPv4", name: "Living Room #2", type: "_airplay._tcp",
-                hostName: "tv.local", address: "10.0.0.1", port: 7000,
-                txt: ["vv": "2", "model": "A;B", "pw": "", "q": "\"x\""]),
-        ])
     }
 }
