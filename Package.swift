@@ -45,6 +45,15 @@ let package = Package(
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
         .target(name: "Inspection", dependencies: ["HLS", "Loading"]),
 
+        // MARK: - Discovery
+
+        /// avahi-client and avahi-common; imported by Discovery only.
+        .systemLibrary(
+            name: "CAvahi", path: "Sources/CAvahi", pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]),
+        /// Publishing and browsing `_airplay._tcp` over mDNS through avahi.
+        .target(name: "Discovery", dependencies: ["CAvahi"]),
+
         // MARK: - Executables
 
         .executableTarget(name: "airlab", dependencies: ["Arguments", "Inspection", "Media", "Casting", "Lab", "Emulation"]),
@@ -63,6 +72,9 @@ let package = Package(
         .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "Emulation"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "Emulation", "HLS", "Media", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),
+        /// Runs a publisher in a process of its own, for the mDNS tests that need a fresh process.
+        .executableTarget(name: "airlab-mdns-probe", dependencies: ["Discovery"], path: "Tests/MDNSProbe"),
+        .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport", "airlab-mdns-probe"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,76 @@
+import Foundation
+import Synchronization
+
+/// A long-running child (avahi-daemon, avahi-publish) started with `posix_spawn` and reaped by its pid.
+///
+/// Not Foundation's `Process`: on Linux it learns that a child ended when a socket the child inherited
+/// closes. avahi-daemon closes every inherited descriptor at start-up, so `Process` would block in
+/// `waitpid` on the live daemon and stop noticing any other child's exit.
+final class SpawnedProcess: Sendable {
+    let pid: pid_t
+    private let exitStatus = Mutex<Int32?>(nil)
+
+    /// Starts `arguments[0]` (looked up in PATH) with stdout and stderr appended to `output`.
+    init(_ arguments: [String], output: URL) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+
+        // The child would inherit the spawning thread's signal mask, and Dispatch's worker threads block
+        // SIGTERM: without a reset, avahi-daemon would ignore a polite stop.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        posix_spawnattr_setsigmask(&attributes, &signals)
+        sigfillset(&signals)
+        posix_spawnattr_setsigdefault(&attributes, &signals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let cStrings = arguments.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        var argv = cStrings + [nil]
+        var child: pid_t = 0
+        let code = posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, environ)
+        guard code == 0 else {
+            throw NamespaceError("cannot start \(arguments.joined(separator: " ")): \(String(cString: strerror(code)))")
+        }
+        pid = child
+    }
+
+    var isRunning: Bool {
+        exitStatus.withLock { status in
+            guard status == nil else { return false }
+            var raw: Int32 = 0
+            if waitpid(pid, &raw, WNOHANG) == pid { status = raw }
+            return status == nil
+        }
+    }
+
+    func signal(_ signal: Int32) {
+        if isRunning { kill(pid, signal) }
+    }
+
+    /// Blocks until the child has ended; call it off the cooperative pool.
+    func waitUntilExit() {
+        exitStatus.withLock { status in
+            guard status == nil else { return }
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
+            status = raw
+        }
+    }
+
+    /// SIGTERM, then SIGKILL if the child is still there after `grace` seconds; returns once it is reaped.
+    func terminate(grace: TimeInterval = 2) {
+        signal(SIGTERM)
+        let deadline = Date().addingTimeInterval(grace)
+        while isRunning, Date() < deadline { usleep(10_000) }
+        signal(SIGKILL)
+        waitUntilExit()
+    }
+}
