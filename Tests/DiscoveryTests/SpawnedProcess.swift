@@ -18,6 +18,10 @@ final class SpawnedProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else the test process has open may reach the child: tests run in parallel, and a
+        // daemon that outlives its test (the system bus is left running) would otherwise hold another
+        // test's pipe open, so that test's reader never sees end of file and the whole run hangs.
+        Self.closeDescriptorsFrom3(&actions)
 
         // The child would inherit the spawning thread's signal mask, and Dispatch's worker threads block
         // SIGTERM: without a reset, avahi-daemon would ignore a polite stop.
@@ -72,5 +76,13 @@ final class SpawnedProcess: Sendable {
         while isRunning, Date() < deadline { usleep(10_000) }
         signal(SIGKILL)
         waitUntilExit()
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module
+    /// does not export, looked up at run time.
+    private static func closeDescriptorsFrom3(_ actions: inout posix_spawn_file_actions_t) {
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+        _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
     }
 }
