@@ -42,6 +42,15 @@ let package = Package(
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
         .target(name: "Inspection", dependencies: ["HLS", "Loading"]),
 
+        // MARK: - HTTP
+
+        /// libmicrohttpd; `shim.h` wraps its variadic calls and expression macros.
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+        /// The HTTP server the receiver speaks through: keep-alive, limits, timeouts, upgrades, SSE.
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD"]),
+
         // MARK: - Executables
 
         .executableTarget(name: "airlab", dependencies: ["Arguments", "Inspection", "Media", "Casting", "Lab", "Emulation"]),
