@@ -66,6 +66,7 @@ let package = Package(
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation", "Media"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
