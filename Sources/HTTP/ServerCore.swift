@@ -13,6 +13,8 @@ final class ServerCore: @unchecked Sendable {
 
     struct State {
         var daemon: MHDHandle?
+        /// Made in `start()`: libdispatch traps when a source that was never resumed is released.
+        var heartbeat: HeartbeatTimer?
         var stopping = false
         /// Requests whose connection is suspended while a handler's task works on them.
         var waiting: [ObjectIdentifier: RequestContext] = [:]
@@ -24,12 +26,15 @@ final class ServerCore: @unchecked Sendable {
     }
 
     let state = Mutex(State())
-    private let heartbeat: any DispatchSourceTimer
+
+    /// Dispatch sources are thread-safe; the wrapper only lets one sit in the locked state.
+    struct HeartbeatTimer: @unchecked Sendable {
+        let source: any DispatchSourceTimer
+    }
 
     init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
         self.configuration = configuration
         self.responder = responder
-        heartbeat = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "airlab.http.heartbeat"))
     }
 
     // MARK: - Lifecycle
@@ -47,12 +52,17 @@ final class ServerCore: @unchecked Sendable {
         guard let daemon else {
             throw HTTPServerError.cannotListen(address: configuration.address, port: configuration.port)
         }
-        let handle = MHDHandle(daemon)
-        state.withLock { $0.daemon = handle }
         let interval = max(0.05, configuration.heartbeatIntervalSeconds)
+        let heartbeat = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "airlab.http.heartbeat"))
         heartbeat.schedule(deadline: .now() + interval, repeating: interval)
         heartbeat.setEventHandler { [weak self] in self?.sendHeartbeats() }
         heartbeat.resume()
+        let handle = MHDHandle(daemon)
+        let timer = HeartbeatTimer(source: heartbeat)
+        state.withLock { state in
+            state.daemon = handle
+            state.heartbeat = timer
+        }
         return airlab_mhd_bound_port(daemon)
     }
 
@@ -61,6 +71,7 @@ final class ServerCore: @unchecked Sendable {
     func stop() {
         struct Shutdown {
             var daemon: MHDHandle
+            var heartbeat: HeartbeatTimer?
             var streams: [SSEStream]
             var upgrades: [UpgradedConnection]
         }
@@ -72,10 +83,10 @@ final class ServerCore: @unchecked Sendable {
                 MHD_resume_connection(context.connection)
             }
             state.waiting = [:]
-            return Shutdown(daemon: daemon, streams: Array(state.streams.values), upgrades: Array(state.upgrades.values))
+            return Shutdown(daemon: daemon, heartbeat: state.heartbeat, streams: Array(state.streams.values), upgrades: Array(state.upgrades.values))
         }
         guard let shutdown else { return }
-        heartbeat.cancel()
+        shutdown.heartbeat?.source.cancel()
         for stream in shutdown.streams { stream.releaseForShutdown() }
         for upgrade in shutdown.upgrades { upgrade.closeForShutdown() }
         MHD_stop_daemon(shutdown.daemon.pointer)

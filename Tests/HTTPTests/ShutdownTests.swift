@@ -66,3 +66,25 @@ struct ShutdownTests {
         #expect(answer.isEmpty || answer.hasPrefix("HTTP/1.1 503 "), "\(answer)")
     }
 }
+
+@Suite("Starting the server")
+struct StartTests {
+    @Test("A port already in use makes start() throw cannotListen, and the unstarted server goes away quietly")
+    func portInUse() throws {
+        let first = HTTPServer { _ in .text("first") }
+        try first.start()
+        defer { first.stop() }
+
+        let configuration = HTTPServerConfiguration(port: first.port)
+        var second: HTTPServer? = HTTPServer(configuration: configuration) { _ in .text("second") }
+        #expect(throws: HTTPServerError.cannotListen(address: "127.0.0.1", port: first.port)) { try second?.start() }
+        second = nil
+        #expect(first.port != 0)
+    }
+
+    @Test("An address that is not numeric is refused before anything listens")
+    func invalidAddress() {
+        let server = HTTPServer(configuration: HTTPServerConfiguration(address: "localhost")) { _ in .text("") }
+        #expect(throws: HTTPServerError.invalidAddress("localhost")) { try server.start() }
+    }
+}
