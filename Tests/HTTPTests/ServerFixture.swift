@@ -15,6 +15,11 @@ struct ServerFixture {
         try server.start()
     }
 
+    /// Wraps a server the test made and started itself, such as one with its own responder.
+    init(started server: HTTPServer) {
+        self.server = server
+    }
+
     var port: UInt16 { server.port }
 
     func url(_ pathAndQuery: String) -> String {
