@@ -164,7 +164,7 @@ final class ServerCore: @unchecked Sendable {
         case .bytes(let body):
             return queueBytes(body, status: status, headers: response.headers, on: context.connection)
         case .eventStream(let stream):
-            return queueEventStream(stream, headers: response.headers, for: context)
+            return queueEventStream(stream, status: status, headers: response.headers, for: context)
         case .upgrade(let upgrade):
             return queueUpgrade(upgrade, headers: response.headers, for: context)
         }
@@ -180,7 +180,7 @@ final class ServerCore: @unchecked Sendable {
         return MHD_queue_response(connection, UInt32(status), response) == .YES
     }
 
-    private func queueEventStream(_ stream: SSEStream, headers: HTTPHeaders, for context: RequestContext) -> Bool {
+    private func queueEventStream(_ stream: SSEStream, status: Int, headers: HTTPHeaders, for context: RequestContext) -> Bool {
         let retained = Unmanaged.passRetained(stream).toOpaque()
         guard let response = MHD_create_response_from_callback(
             airlab_mhd_size_unknown(), 1024, DaemonCallbacks.streamRead, retained, DaemonCallbacks.streamFree)
@@ -198,7 +198,7 @@ final class ServerCore: @unchecked Sendable {
         guard registered else { return false }
         stream.attach(to: context.connection)
         context.stream = stream
-        guard MHD_queue_response(context.connection, 200, response) == .YES else {
+        guard MHD_queue_response(context.connection, UInt32(status), response) == .YES else {
             unregister(stream)
             stream.detach(clientLeft: true)
             return false
