@@ -26,10 +26,7 @@ struct RecordingResponder: HTTPResponder {
 struct ResponderTests {
     @Test("An immediate response is used when the responder has one, a task's otherwise")
     func immediateOrTask() async throws {
-        let responder = RecordingResponder()
-        let server = HTTPServer(responder: responder)
-        try server.start()
-        let fixture = ServerFixture(started: server)
+        let fixture = try ServerFixture(responder: RecordingResponder())
         defer { fixture.stop() }
 
         let result = try await fixture.curl([fixture.url("/now"), "-w", "\n", fixture.url("/later")])
@@ -40,9 +37,7 @@ struct ResponderTests {
     @Test("connectionClosed names each connection that ended with the id its requests carried")
     func connectionClosedReportsIDs() async throws {
         let responder = RecordingResponder()
-        let server = HTTPServer(responder: responder)
-        try server.start()
-        let fixture = ServerFixture(started: server)
+        let fixture = try ServerFixture(responder: responder)
         defer { fixture.stop() }
 
         _ = try await fixture.curl([fixture.url("/a"), fixture.url("/b")])

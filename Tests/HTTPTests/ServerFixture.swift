@@ -15,9 +15,9 @@ struct ServerFixture {
         try server.start()
     }
 
-    /// Wraps a server the test made and started itself, such as one with its own responder.
-    init(started server: HTTPServer) {
-        self.server = server
+    init(_ configuration: HTTPServerConfiguration = HTTPServerConfiguration(), responder: any HTTPResponder) throws {
+        server = HTTPServer(configuration: configuration, responder: responder)
+        try server.start()
     }
 
     var port: UInt16 { server.port }
