@@ -54,6 +54,15 @@ let package = Package(
         /// Publishing and browsing `_airplay._tcp` over mDNS through avahi.
         .target(name: "Discovery", dependencies: ["CAvahi"]),
 
+        // MARK: - HTTP
+
+        /// libmicrohttpd; `shim.h` wraps its variadic calls and expression macros.
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+        /// The HTTP server the receiver speaks through: keep-alive, limits, timeouts, upgrades, SSE.
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD"]),
+
         // MARK: - Executables
 
         .executableTarget(name: "airlab", dependencies: ["Arguments", "Inspection", "Media", "Casting", "Lab", "Emulation"]),
@@ -75,6 +84,7 @@ let package = Package(
         /// Runs a publisher in a process of its own, for the mDNS tests that need a fresh process.
         .executableTarget(name: "airlab-mdns-probe", dependencies: ["Discovery"], path: "Tests/MDNSProbe"),
         .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport", "airlab-mdns-probe"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

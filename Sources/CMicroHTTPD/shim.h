@@ -1,0 +1,54 @@
+// The parts of libmicrohttpd 0.9.75 that Swift cannot import: its variadic calls and its expression
+// macros. Each wrapper is prefixed so it never collides with a name libmicrohttpd may add later.
+#ifndef AIRLAB_CMICROHTTPD_SHIM_H
+#define AIRLAB_CMICROHTTPD_SHIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/// Starts a daemon with its own polling thread (epoll on Linux), suspend/resume and upgrades allowed,
+/// bound to `address`. One closure serves every callback; a zero limit or timeout means none.
+static inline struct MHD_Daemon *airlab_mhd_start(
+    const struct sockaddr *address, bool ipv6,
+    unsigned int connection_limit, unsigned int timeout_seconds, size_t memory_limit,
+    MHD_AccessHandlerCallback access, MHD_RequestCompletedCallback completed,
+    MHD_NotifyConnectionCallback connection_notify, void *closure)
+{
+    unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_ALLOW_UPGRADE;
+    if (ipv6) flags |= MHD_USE_IPv6;
+    return MHD_start_daemon(flags, 0, NULL, NULL, access, closure,
+        MHD_OPTION_SOCK_ADDR, address,
+        MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, closure,
+        MHD_OPTION_NOTIFY_CONNECTION, connection_notify, closure,
+        MHD_OPTION_END);
+}
+
+/// The port the daemon is bound to, which differs from the requested one when that was 0.
+static inline uint16_t airlab_mhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+/// The pointer the connection-notify callback stored for this connection.
+static inline void *airlab_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
+/// Hands an upgraded socket back to libmicrohttpd, which closes it; it must never be closed directly.
+static inline enum MHD_Result airlab_mhd_upgrade_close(struct MHD_UpgradeResponseHandle *handle) {
+    return MHD_upgrade_action(handle, MHD_UPGRADE_ACTION_CLOSE);
+}
+
+static inline uint64_t airlab_mhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
+static inline ssize_t airlab_mhd_content_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
+static inline ssize_t airlab_mhd_content_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
+
+#endif

@@ -1,0 +1,266 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// The state libmicrohttpd's callbacks share with `HTTPServer` and with handlers' tasks; its address
+/// is the closure of every callback.
+///
+/// Lock order: this lock before an `SSEStream`'s; never the other way round. libmicrohttpd is never
+/// stopped with this lock held, since its polling thread may be waiting for it.
+final class ServerCore: @unchecked Sendable {
+    let configuration: HTTPServerConfiguration
+    let responder: any HTTPResponder
+
+    struct State {
+        var daemon: MHDHandle?
+        /// Made in `start()`: libdispatch traps when a source that was never resumed is released.
+        var heartbeat: HeartbeatTimer?
+        var stopping = false
+        /// Requests whose connection is suspended while a handler's task works on them.
+        var waiting: [ObjectIdentifier: RequestContext] = [:]
+        var streams: [ObjectIdentifier: SSEStream] = [:]
+        var upgrades: [ObjectIdentifier: UpgradedConnection] = [:]
+        var nextConnectionID: UInt64 = 1
+        var openConnections = 0
+        var acceptedConnections = 0
+    }
+
+    let state = Mutex(State())
+
+    /// Dispatch sources are thread-safe; the wrapper only lets one sit in the locked state.
+    struct HeartbeatTimer: @unchecked Sendable {
+        let source: any DispatchSourceTimer
+    }
+
+    init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
+        self.configuration = configuration
+        self.responder = responder
+    }
+
+    // MARK: - Lifecycle
+
+    func start() throws -> UInt16 {
+        var address = try SocketAddress(configuration.address, port: configuration.port)
+        let closure = Unmanaged.passUnretained(self).toOpaque()
+        let isIPv6 = address.isIPv6
+        let daemon = address.withSockaddr { sockaddr in
+            airlab_mhd_start(
+                sockaddr, isIPv6, UInt32(clamping: configuration.connectionLimit),
+                UInt32(clamping: max(0, configuration.idleTimeoutSeconds)), 64 * 1024,
+                DaemonCallbacks.access, DaemonCallbacks.completed, DaemonCallbacks.connection, closure)
+        }
+        guard let daemon else {
+            throw HTTPServerError.cannotListen(address: configuration.address, port: configuration.port)
+        }
+        let interval = max(0.05, configuration.heartbeatIntervalSeconds)
+        let heartbeat = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "airlab.http.heartbeat"))
+        heartbeat.schedule(deadline: .now() + interval, repeating: interval)
+        heartbeat.setEventHandler { [weak self] in self?.sendHeartbeats() }
+        heartbeat.resume()
+        let handle = MHDHandle(daemon)
+        let timer = HeartbeatTimer(source: heartbeat)
+        state.withLock { state in
+            state.daemon = handle
+            state.heartbeat = timer
+        }
+        return airlab_mhd_bound_port(daemon)
+    }
+
+    /// Wakes every suspended connection, ends streams and upgraded connections, then stops
+    /// libmicrohttpd, which must find no connection suspended.
+    func stop() {
+        struct Shutdown {
+            var daemon: MHDHandle
+            var heartbeat: HeartbeatTimer?
+            var streams: [SSEStream]
+            var upgrades: [UpgradedConnection]
+        }
+        let shutdown: Shutdown? = state.withLock { state in
+            guard !state.stopping, let daemon = state.daemon else { return nil }
+            state.stopping = true
+            for context in state.waiting.values {
+                context.response = .text("The server is stopping.\n", status: 503)
+                MHD_resume_connection(context.connection)
+            }
+            state.waiting = [:]
+            return Shutdown(daemon: daemon, heartbeat: state.heartbeat, streams: Array(state.streams.values), upgrades: Array(state.upgrades.values))
+        }
+        guard let shutdown else { return }
+        shutdown.heartbeat?.source.cancel()
+        for stream in shutdown.streams { stream.releaseForShutdown() }
+        for upgrade in shutdown.upgrades { upgrade.closeForShutdown() }
+        MHD_stop_daemon(shutdown.daemon.pointer)
+        state.withLock { $0.daemon = nil }
+    }
+
+    var statistics: HTTPServerStatistics {
+        state.withLock {
+            HTTPServerStatistics(
+                openConnections: $0.openConnections, acceptedConnections: $0.acceptedConnections,
+                eventStreams: $0.streams.count, upgradedConnections: $0.upgrades.count)
+        }
+    }
+
+    private func sendHeartbeats() {
+        let streams = state.withLock { Array($0.streams.values) }
+        for stream in streams { stream.sendComment("heartbeat") }
+    }
+
+    // MARK: - Answering, on the polling thread
+
+    /// The request is complete: answer now if a task already did or the responder can, else suspend
+    /// the connection and ask the responder in a task.
+    func answer(_ context: RequestContext) -> Bool {
+        enum Next { case queue(HTTPResponse), dispatch }
+        let next: Next = state.withLock { state in
+            if let response = context.response {
+                context.response = nil
+                return .queue(response)
+            }
+            if state.stopping { return .queue(.text("The server is stopping.\n", status: 503)) }
+            return .dispatch
+        }
+        switch next {
+        case .queue(let response):
+            return queue(response, for: context)
+        case .dispatch:
+            let request = context.request
+            if let response = responder.immediateResponse(to: request) {
+                return queue(response, for: context)
+            }
+            let suspended = state.withLock { state in
+                guard !state.stopping else { return false }
+                state.waiting[ObjectIdentifier(context)] = context
+                MHD_suspend_connection(context.connection)
+                return true
+            }
+            guard suspended else { return queue(.text("The server is stopping.\n", status: 503), for: context) }
+            let responder = responder
+            // Above default priority on purpose: libdispatch on Linux keeps one thread pool per
+            // priority and grows a busy one only about once a second, so a handler queued behind
+            // blocking work at default priority waited 1–2 s per request on 2 cores.
+            Task(priority: .userInitiated) { [self] in
+                let response = await responder.respond(to: request)
+                deliver(response, to: context)
+            }
+            return true
+        }
+    }
+
+    /// A handler's task finished: hand its response to the polling thread by resuming the
+    /// connection, unless the server stopped (and answered 503) in the meantime.
+    private func deliver(_ response: HTTPResponse, to context: RequestContext) {
+        state.withLock { state in
+            guard state.waiting.removeValue(forKey: ObjectIdentifier(context)) != nil else { return }
+            context.response = response
+            MHD_resume_connection(context.connection)
+        }
+    }
+
+    /// Queues `response` on the connection; false closes the connection.
+    func queue(_ response: HTTPResponse, for context: RequestContext) -> Bool {
+        let status = (100...999).contains(response.status) ? response.status : 500
+        switch response.body {
+        case .bytes(let body):
+            return queueBytes(body, status: status, headers: response.headers, on: context.connection)
+        case .eventStream(let stream):
+            return queueEventStream(stream, status: status, headers: response.headers, for: context)
+        case .upgrade(let upgrade):
+            return queueUpgrade(upgrade, headers: response.headers, for: context)
+        }
+    }
+
+    func queueBytes(_ body: Data, status: Int, headers: HTTPHeaders, on connection: OpaquePointer) -> Bool {
+        let response = body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let response else { return false }
+        defer { MHD_destroy_response(response) }
+        Self.add(headers, to: response)
+        return MHD_queue_response(connection, UInt32(status), response) == .YES
+    }
+
+    private func queueEventStream(_ stream: SSEStream, status: Int, headers: HTTPHeaders, for context: RequestContext) -> Bool {
+        let retained = Unmanaged.passRetained(stream).toOpaque()
+        guard let response = MHD_create_response_from_callback(
+            airlab_mhd_size_unknown(), 1024, DaemonCallbacks.streamRead, retained, DaemonCallbacks.streamFree)
+        else {
+            Unmanaged<SSEStream>.fromOpaque(retained).release()
+            return false
+        }
+        defer { MHD_destroy_response(response) }
+        Self.add(headers, to: response)
+        let registered = state.withLock { state in
+            guard !state.stopping else { return false }
+            state.streams[ObjectIdentifier(stream)] = stream
+            return true
+        }
+        guard registered else { return false }
+        stream.attach(to: context.connection)
+        context.stream = stream
+        guard MHD_queue_response(context.connection, UInt32(status), response) == .YES else {
+            unregister(stream)
+            stream.detach(clientLeft: true)
+            return false
+        }
+        return true
+    }
+
+    private func queueUpgrade(_ upgrade: UpgradedConnection, headers: HTTPHeaders, for context: RequestContext) -> Bool {
+        // libmicrohttpd 0.9.75 sends a 101 even to a request that asked for no upgrade.
+        let connectionTokens = context.headers.values(for: "Connection")
+            .flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard connectionTokens.contains("upgrade"), context.headers["Upgrade"] != nil else {
+            upgrade.abandon()
+            return queueBytes(
+                Data("This resource needs 'Connection: Upgrade' and an 'Upgrade' header.\n".utf8), status: 400,
+                headers: ["Content-Type": "text/plain; charset=utf-8"], on: context.connection)
+        }
+        guard let response = MHD_create_response_for_upgrade(DaemonCallbacks.upgraded, nil) else { return false }
+        defer { MHD_destroy_response(response) }
+        Self.add(headers, to: response)
+        let key = ObjectIdentifier(upgrade)
+        let registered = state.withLock { state in
+            guard !state.stopping else { return false }
+            state.upgrades[key] = upgrade
+            return true
+        }
+        guard registered else {
+            upgrade.abandon()
+            return false
+        }
+        upgrade.register { [weak self] in self?.unregister(upgrade: key) }
+        context.upgrade = upgrade
+        guard MHD_queue_response(context.connection, 101, response) == .YES else {
+            context.upgrade = nil
+            upgrade.abandon()
+            return false
+        }
+        return true
+    }
+
+    private static func add(_ headers: HTTPHeaders, to response: OpaquePointer) {
+        for field in headers.fields {
+            // libmicrohttpd sets the framing headers itself; a second copy would contradict it.
+            if field.name.caseInsensitiveEquals("Content-Length") || field.name.caseInsensitiveEquals("Transfer-Encoding") {
+                continue
+            }
+            _ = MHD_add_response_header(response, field.name, field.value)
+        }
+    }
+
+    // MARK: - Registry
+
+    func unregister(_ stream: SSEStream) {
+        _ = state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
+    }
+
+    func unregister(upgrade key: ObjectIdentifier) {
+        _ = state.withLock { $0.upgrades.removeValue(forKey: key) }
+    }
+
+    func forget(_ context: RequestContext) {
+        _ = state.withLock { $0.waiting.removeValue(forKey: ObjectIdentifier(context)) }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import HTTP
+import Synchronization
+import TestSupport
+
+/// Starts a real `HTTPServer` on 127.0.0.1, a free port, for one test, and runs real clients against it.
+struct ServerFixture {
+    let server: HTTPServer
+
+    init(
+        _ configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+        handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
+    ) throws {
+        server = HTTPServer(configuration: configuration, handler: handler)
+        try server.start()
+    }
+
+    init(_ configuration: HTTPServerConfiguration = HTTPServerConfiguration(), responder: any HTTPResponder) throws {
+        server = HTTPServer(configuration: configuration, responder: responder)
+        try server.start()
+    }
+
+    var port: UInt16 { server.port }
+
+    func url(_ pathAndQuery: String) -> String {
+        "http://127.0.0.1:\(port)\(pathAndQuery)"
+    }
+
+    /// `curl ARGUMENTS…`, off the cooperative pool; `--max-time` bounds every call.
+    ///
+    /// Unlike `CommandRunner`, it drains no pipe on a second dispatch thread: on 2 cores libdispatch
+    /// adds threads to a busy pool only about once a second, which made every call cost seconds.
+    func curl(_ arguments: [String]) async throws -> CurlResult {
+        try await BlockingWork.run {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["curl", "--silent", "--show-error", "--max-time", "20"] + arguments
+            let output = Pipe()
+            let errors = FileManager.default.temporaryDirectory.appendingPathComponent("airlab-curl-\(UUID().uuidString)")
+            FileManager.default.createFile(atPath: errors.path, contents: nil)
+            defer { try? FileManager.default.removeItem(at: errors) }
+            let errorHandle = try FileHandle(forWritingTo: errors)
+            process.standardOutput = output
+            process.standardError = errorHandle
+            try process.run()
+            try errorHandle.close()
+            let stdout = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return CurlResult(
+                status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                stderr: (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
+        }
+    }
+
+    func connect(receiveTimeoutSeconds: Int = 10) async throws -> RawSocket {
+        let port = port
+        return try await BlockingWork.run { try RawSocket(port: port, receiveTimeoutSeconds: receiveTimeoutSeconds) }
+    }
+
+    /// Polls `condition` every 20 ms, up to `attempts` times; readiness is observed, never assumed.
+    func eventually(attempts: Int = 500, _ condition: () -> Bool) async throws -> Bool {
+        for _ in 0..<attempts {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+
+    func stop() {
+        server.stop()
+    }
+}
+
+struct CurlResult: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// A value a test shares with its handlers, which run on other threads.
+final class Shared<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+
+    init(_ value: Value) {
+        self.value = Mutex(value)
+    }
+
+    var current: Value {
+        value.withLock { $0 }
+    }
+
+    func set(_ newValue: Value) {
+        value.withLock { $0 = newValue }
+    }
+
+    func update(_ change: (inout Value) -> Void) {
+        value.withLock { change(&$0) }
+    }
+}
+
+extension ServerFixture {
+    /// Runs `curl ARGUMENTS…` and reads its output as it arrives until `done` holds for it, curl
+    /// exits or its `--max-time` passes; then ends curl. For responses that never end by themselves.
+    func curlStreaming(_ arguments: [String], until done: @escaping @Sendable (String) -> Bool) async throws -> String {
+        try await BlockingWork.run {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["curl", "--silent", "--no-buffer", "--max-time", "20"] + arguments
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            var received = Data()
+            while !done(String(decoding: received, as: UTF8.self)) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                received.append(chunk)
+            }
+            // SIGKILL: curl inherits the dispatch thread's blocked signals, so SIGTERM would wait.
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            return String(decoding: received, as: UTF8.self)
+        }
+    }
+}
