@@ -37,7 +37,7 @@ struct ServerFixture {
             process.arguments = ["curl", "--silent", "--show-error", "--max-time", "20"] + arguments
             let output = Pipe()
             let errors = FileManager.default.temporaryDirectory.appendingPathComponent("airlab-curl-\(UUID().uuidString)")
-            FileManager.default.createFile(atPath: errors.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
             defer { try? FileManager.default.removeItem(at: errors) }
             let errorHandle = try FileHandle(forWritingTo: errors)
             process.standardOutput = output
