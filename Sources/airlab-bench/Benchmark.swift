@@ -8,6 +8,13 @@ protocol Benchmark {
     mutating func setUp(_ context: BenchmarkContext) throws
     /// Measures and prints. Returns the lines of its result for the summary.
     mutating func run(_ context: BenchmarkContext) throws -> [String]
+    /// Releases what `setUp` made that should not outlive the run; generated inputs stay in the work
+    /// folder so the next run can reuse them.
+    mutating func tearDown(_ context: BenchmarkContext)
+}
+
+extension Benchmark {
+    mutating func tearDown(_ context: BenchmarkContext) {}
 }
 
 /// What every benchmark may use: a work folder and the Python that holds the reference packages.

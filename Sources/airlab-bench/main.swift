@@ -27,6 +27,7 @@ for index in benchmarks.indices where selected.isEmpty || selected.contains(benc
     do {
         try benchmarks[index].setUp(context)
         summary += try benchmarks[index].run(context).map { "\(benchmarks[index].name): \($0)" }
+        benchmarks[index].tearDown(context)
     } catch {
         print("\(benchmarks[index].name): could not run: \(error)")
     }
