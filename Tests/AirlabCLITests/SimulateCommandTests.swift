@@ -184,6 +184,37 @@ struct SimulateCommandTests {
         #expect(codes.contains("daterange.changed-attribute"))
     }
 
+    @Test("The HTML report renders in headless Chromium with one SVG timeline lane per receiver; JUnit fails the slow switch")
+    func htmlAndJUnit() async throws {
+        try await withCast { url in
+            let scratch = try Scratch()
+            defer { scratch.remove() }
+            let html = scratch.url.appendingPathComponent("report.html")
+            let junit = scratch.url.appendingPathComponent("junit.xml")
+            let result = try await BlockingWork.airlab([
+                "simulate", url.absoluteString, "--profile", "apple-tv-4k", "--profile", "smart-tv-low",
+                "--html", html.path, "--junit", junit.path, "--max-transition-ms", "1000",
+            ])
+            #expect(result.status == 1, "the mismatching ad switches too slowly on the Apple TV and does not play on the low-end TV")
+
+            let screenshot = scratch.url.appendingPathComponent("report.png")
+            let browser = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,900"]
+            _ = try await BlockingWork.run { try Tool.run("chromium", browser + ["--screenshot=\(screenshot.path)", html.absoluteString]) }
+            let image = try Data(contentsOf: screenshot)
+            #expect(image.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
+            let dom = String(decoding: try await BlockingWork.run { try Tool.run("chromium", browser + ["--dump-dom", html.absoluteString]) }, as: UTF8.self)
+            // The DOM as Chromium built it: the SVG timeline is there, one lane per receiver.
+            #expect(dom.contains("<svg"))
+            #expect(dom.components(separatedBy: "class=\"lane\"").count - 1 == 2)
+            #expect(dom.contains("data-profile=\"apple-tv-4k\"") && dom.contains("data-profile=\"smart-tv-low\""))
+
+            let report = try String(contentsOf: junit, encoding: .utf8)
+            #expect(report.contains("<testsuite name=\"apple-tv-4k\" tests=\"2\" failures=\"1\""))
+            // The low-end TV preloads nothing: even the matching ad takes seconds of priming, and the other fails.
+            #expect(report.contains("<testsuite name=\"smart-tv-low\" tests=\"2\" failures=\"2\""))
+        }
+    }
+
     @Test(
         "Bad command lines and inputs exit 2 with one line that names them",
         arguments: [
