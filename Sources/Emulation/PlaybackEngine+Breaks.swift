@@ -7,7 +7,7 @@ extension PlaybackEngine {
         plan.breaks.lazy
             .filter { !$0.cue.contains(.pre) && !$0.cue.contains(.post) }
             .map(\.position)
-            .filter { $0 >= position - Self.tolerance && $0 != suppressedGroupPosition }
+            .filter { $0 >= position - Self.tolerance && $0 != suppressedGroupPosition && !retiredGroupPositions.contains($0) }
             .min()
     }
 
@@ -15,7 +15,7 @@ extension PlaybackEngine {
     func closestJumpEvent(after start: Double, upTo target: Double) -> Double? {
         plan.breaks.filter {
             $0.restrictions.contains(.jump) && !$0.cue.contains(.pre) && !$0.cue.contains(.post)
-                && $0.position > start && $0.position <= target && !playedOnce.contains($0.eventID)
+                && $0.position > start && $0.position <= target && !($0.cue.contains(.once) && startedEventIDs.contains($0.eventID))
         }.map(\.position).max()
     }
 
@@ -46,7 +46,7 @@ extension PlaybackEngine {
             }
             let event = cursor.group[index]
             let skipReason: String? =
-                if event.cue.contains(.once) && playedOnce.contains(event.eventID) {
+                if event.cue.contains(.once) && startedEventIDs.contains(event.eventID) {
                     "CUE=ONCE: it has already played"
                 } else if let failure = event.failure {
                     "it failed (\(failure)); primary resumes where it stopped"
@@ -152,7 +152,7 @@ extension PlaybackEngine {
         var events: [PlaybackEvent] = []
         if cursor.startsEvent {
             cursor.startsEvent = false
-            playedOnce.insert(cursor.event.eventID)
+            startedEventIDs.insert(cursor.event.eventID)
             events.append(event(.interstitialStarted, eventID: cursor.event.eventID, assetIndex: cursor.asset,
                 reason: "interstitial '\(cursor.event.eventID)' started"))
         }
@@ -213,6 +213,9 @@ extension PlaybackEngine {
         }
         let anyPlayed = !cursor.played.isEmpty
         let resume = explicit ?? (cursor.placement == .pre ? startPosition : resumePoint(of: cursor))
+        if explicit == nil, cursor.placement == .mid, resume < groupPosition - Self.tolerance {
+            retiredGroupPositions.insert(groupPosition)
+        }
         suppressedGroupPosition = cursor.placement == .mid ? groupPosition : nil
         guard anyPlayed else {
             // Nothing played: no switch away from primary happened, so none back either.
@@ -233,10 +236,8 @@ extension PlaybackEngine {
 
     /// After a group that played nothing: carry on in primary as if no break had been there.
     mutating func continuePrimary() -> [PlaybackEvent] {
-        if let target = queuedSeek ?? pendingSeek {
-            queuedSeek = nil
-            pendingSeek = nil
-            return seekInPrimary(to: target)
+        if let deferred = takeDeferredSeek() {
+            return deferred
         }
         if !plan.isLive, position >= plan.primaryDuration {
             return primaryEnded()

@@ -12,7 +12,8 @@ import HLS
 /// - Events at one position play back to back; their resume offsets add up.
 /// - After a break, primary resumes at the break's position plus the offsets of the events that played,
 ///   snapped to a segment boundary under X-SNAP IN. The break just played does not trigger again at
-///   the resume point (with a zero or negative offset the playhead meets it again at once).
+///   the resume point (with a zero or negative offset the playhead meets it again at once), and a
+///   break that sends primary back is retired once it has played, until the sender seeks.
 /// - CUE=ONCE events never play again once they have started.
 /// - SKIP: while such an event plays, seeking forward (to a primary position past the break) and rates
 ///   above 1 are refused; pausing, slower rates and seeking back are allowed.
@@ -28,7 +29,8 @@ public struct PlaybackEngine: Sendable {
     public internal(set) var position: Double = 0
     public private(set) var rate: Double = 1
     var activity = Activity.idle
-    var playedOnce: Set<String> = []
+    /// Every event that has started, for CUE=ONCE.
+    var startedEventIDs: Set<String> = []
     /// The position of the group that just played, so it does not trigger again where primary resumes.
     var suppressedGroupPosition: Double?
     /// Where a seek that a JUMP event interrupted will land once the event has played.
@@ -37,6 +39,10 @@ public struct PlaybackEngine: Sendable {
     var queuedSeek: Double?
     /// How far into a break a live viewer joins when the live edge is inside it.
     var joinOffset: Double?
+    /// Positions of groups whose resume point lies before them: once played they are retired, so that
+    /// the primary they replay cannot lead back to them (or through another such group) forever. A
+    /// sender's seek brings them back.
+    var retiredGroupPositions: Set<Double> = []
     var startPosition = 0.0
 
     /// Positions this close count as equal: the playhead moves in floating point, breaks sit at exact values.
@@ -196,6 +202,7 @@ public struct PlaybackEngine: Sendable {
             return [refusal(command, reason: "the seek position must be a non-negative number of seconds")]
         }
         let target = plan.isLive ? requested : min(requested, plan.primaryDuration)
+        retiredGroupPositions.removeAll()
         switch activity {
         case .idle, .ended:
             return [refusal(command, reason: "there is no session to seek in")]
@@ -341,7 +348,7 @@ public struct PlaybackEngine: Sendable {
     func coveringBreakPosition(of target: Double) -> Double? {
         let mid = plan.breaks.filter { !$0.cue.contains(.pre) && !$0.cue.contains(.post) }
         return Set(mid.map(\.position)).filter { groupPosition in
-            let members = mid.filter { $0.position == groupPosition && !($0.cue.contains(.once) && playedOnce.contains($0.eventID)) }
+            let members = mid.filter { $0.position == groupPosition && !($0.cue.contains(.once) && startedEventIDs.contains($0.eventID)) }
             let offsets = members.reduce(0) { $0 + $1.resumeOffset }
             return !members.isEmpty && groupPosition != suppressedGroupPosition
                 && groupPosition < target - Self.tolerance && groupPosition + offsets > target + Self.tolerance
@@ -361,10 +368,30 @@ public struct PlaybackEngine: Sendable {
         position = resume
         activity = .primary
         var events = [event(.stateChanged, reason: reason)]
-        if let target = queuedSeek ?? pendingSeek {
+        if let deferred = takeDeferredSeek() {
+            events += deferred
+        } else if rate > 0, let next = nextBreakPosition(), abs(next - position) <= Self.tolerance {
+            events += startGroup(at: next)
+        }
+        return events
+    }
+
+    /// Applies a seek that waited for a switch to end: a sender's seek from the start, or the rest of a
+    /// seek that a JUMP event interrupted, which lands on its target directly (checking for JUMP events
+    /// again from where primary resumed would play the same event forever).
+    mutating func takeDeferredSeek() -> [PlaybackEvent]? {
+        if let target = queuedSeek {
             queuedSeek = nil
             pendingSeek = nil
-            events += seekInPrimary(to: target)
+            return seekInPrimary(to: target)
+        }
+        guard let target = pendingSeek else { return nil }
+        pendingSeek = nil
+        position = target
+        var events = [event(.seeked, reason: "the seek to \(PlaybackCommand.format(target)) completes after the JUMP-restricted interstitial")]
+        if !plan.isLive, position >= plan.primaryDuration - Self.tolerance {
+            position = plan.primaryDuration
+            events += primaryEnded()
         } else if rate > 0, let next = nextBreakPosition(), abs(next - position) <= Self.tolerance {
             events += startGroup(at: next)
         }

@@ -225,6 +225,23 @@ struct PlaybackEngineTests {
         #expect(Engine.shape(report) == ["P0-5", "I:second", "P50-55", "I:after", "P55-60"])
     }
 
+    @Test("JUMP applies again after a seek back, unless the event is CUE=ONCE")
+    func jumpAgainUnlessOnce() throws {
+        let again = try Engine.run(Engine.plan([Engine.ad("ad", at: 20, duration: 5, resumeOffset: 0, restrictions: .jump)]), script: "at 5 seek 30; at 15 seek 5; at 17 seek 50")
+        #expect(Engine.shape(again) == ["P0-5", "I:ad", "P30-35", "P5-7", "I:ad", "P50-60"])
+        let once = try Engine.run(Engine.plan([Engine.ad("ad", at: 20, duration: 5, resumeOffset: 0, restrictions: .jump, cue: .once)]), script: "at 5 seek 30; at 15 seek 5; at 17 seek 50")
+        #expect(Engine.shape(once) == ["P0-5", "I:ad", "P30-35", "P5-7", "P50-60"])
+    }
+
+    @Test("A break that sends primary back is retired once played, so two of them cannot loop forever")
+    func negativeOffsetsCannotLoop() throws {
+        let report = try Engine.run(Engine.plan([
+            Engine.ad("first", at: 30, duration: 5), Engine.ad("back", at: 40, duration: 0, resumeOffset: -15) { $0.assets = [] },
+        ]))
+        #expect(Engine.shape(report) == ["P0-30", "I:first", "P35-40", "P25-30", "I:first", "P35-60"])
+        #expect(report.endReason == "the primary content played to its end")
+    }
+
     @Test("A seek forward across events without JUMP skips them")
     func seekSkipsUnrestricted() throws {
         let report = try Engine.run(Engine.plan([Engine.ad("ad", at: 20, duration: 10, resumeOffset: 0)]), script: "at 5 seek 50")
