@@ -236,13 +236,7 @@ extension PlaybackEngine {
 
     /// After a group that played nothing: carry on in primary as if no break had been there.
     mutating func continuePrimary() -> [PlaybackEvent] {
-        if let deferred = takeDeferredSeek() {
-            return deferred
-        }
-        if !plan.isLive, position >= plan.primaryDuration {
-            return primaryEnded()
-        }
-        return []
+        takeDeferredSeek() ?? endAtTheEnd() ?? []
     }
 
     var interstitialCursor: BreakCursor? {

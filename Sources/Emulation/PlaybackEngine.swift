@@ -260,13 +260,7 @@ public struct PlaybackEngine: Sendable {
         }
         position = target
         suppressedGroupPosition = nil
-        var events = [event(.seeked, reason: "seeked to \(PlaybackCommand.format(target))")]
-        if !plan.isLive, position >= plan.primaryDuration {
-            events += primaryEnded()
-        } else if rate > 0, let next = nextBreakPosition(), abs(next - position) <= Self.tolerance {
-            events += startGroup(at: next)
-        }
-        return events
+        return [event(.seeked, reason: "seeked to \(PlaybackCommand.format(target))")] + (endAtTheEnd() ?? startBreakAtPlayhead())
     }
 
     mutating func setRate(_ newRate: Double, command: PlaybackCommand) -> [PlaybackEvent] {
@@ -286,8 +280,8 @@ public struct PlaybackEngine: Sendable {
         if state != before {
             events.append(event(.stateChanged, reason: newRate == 0 ? "paused by the sender" : "resumed by the sender"))
         }
-        if newRate > 0, case .primary = activity, let next = nextBreakPosition(), abs(next - position) <= Self.tolerance {
-            events += startGroup(at: next)
+        if newRate > 0, case .primary = activity {
+            events += startBreakAtPlayhead()
         }
         return events
     }
@@ -317,11 +311,7 @@ public struct PlaybackEngine: Sendable {
             if let next = nextBreakPosition(), next <= position + Self.tolerance {
                 return startGroup(at: next)
             }
-            if !plan.isLive, position >= plan.primaryDuration - Self.tolerance {
-                position = plan.primaryDuration
-                return primaryEnded()
-            }
-            return []
+            return endAtTheEnd() ?? []
         }
     }
 
@@ -367,13 +357,7 @@ public struct PlaybackEngine: Sendable {
     mutating func enterPrimary(at resume: Double, reason: String) -> [PlaybackEvent] {
         position = resume
         activity = .primary
-        var events = [event(.stateChanged, reason: reason)]
-        if let deferred = takeDeferredSeek() {
-            events += deferred
-        } else if rate > 0, let next = nextBreakPosition(), abs(next - position) <= Self.tolerance {
-            events += startGroup(at: next)
-        }
-        return events
+        return [event(.stateChanged, reason: reason)] + (takeDeferredSeek() ?? startBreakAtPlayhead())
     }
 
     /// Applies a seek that waited for a switch to end: a sender's seek from the start, or the rest of a
@@ -388,14 +372,22 @@ public struct PlaybackEngine: Sendable {
         guard let target = pendingSeek else { return nil }
         pendingSeek = nil
         position = target
-        var events = [event(.seeked, reason: "the seek to \(PlaybackCommand.format(target)) completes after the JUMP-restricted interstitial")]
-        if !plan.isLive, position >= plan.primaryDuration - Self.tolerance {
-            position = plan.primaryDuration
-            events += primaryEnded()
-        } else if rate > 0, let next = nextBreakPosition(), abs(next - position) <= Self.tolerance {
-            events += startGroup(at: next)
-        }
-        return events
+        return [event(.seeked, reason: "the seek to \(PlaybackCommand.format(target)) completes after the JUMP-restricted interstitial")]
+            + (endAtTheEnd() ?? startBreakAtPlayhead())
+    }
+
+    /// The end of a VOD's primary content, when the playhead stands at it.
+    mutating func endAtTheEnd() -> [PlaybackEvent]? {
+        guard !plan.isLive, position >= plan.primaryDuration - Self.tolerance else { return nil }
+        position = plan.primaryDuration
+        return primaryEnded()
+    }
+
+    /// A break sitting exactly at the playhead starts, when the receiver is playing: after a seek, a
+    /// resume or a rate change the clock would otherwise only find breaks ahead of it.
+    mutating func startBreakAtPlayhead() -> [PlaybackEvent] {
+        guard rate > 0, let next = nextBreakPosition(), abs(next - position) <= Self.tolerance else { return [] }
+        return startGroup(at: next)
     }
 
     // MARK: - Time
