@@ -19,11 +19,6 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     /// Each transition draws from its own stream, so adding a break does not shift the jitter of
     /// every break after it.
     public static func stream(_ name: String, seed: UInt64) -> SeededGenerator {
-        // FNV-1a over the name: stable across runs and platforms, unlike Hasher.
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in name.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
-        return SeededGenerator(seed: seed ^ hash)
+        SeededGenerator(seed: seed ^ StableHash.fnv1a(name))
     }
 }

@@ -1,3 +1,4 @@
+import Emulation
 import Foundation
 
 /// Who a receiver says it is: in `GET /server-info` and in the `_airplay._tcp` TXT record.
@@ -25,8 +26,7 @@ public struct ReceiverIdentity: Sendable, Equatable {
 
     /// Six bytes of FNV-1a over the seed, written as a locally administered MAC address.
     static func deviceID(seed: String) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in seed.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        let hash = StableHash.fnv1a(seed)
         var bytes = (0..<6).map { UInt8(truncatingIfNeeded: hash >> (8 * UInt64($0))) }
         // Locally administered, unicast: never a real vendor's address.
         bytes[0] = (bytes[0] | 0x02) & 0xFE
