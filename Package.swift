@@ -40,8 +40,8 @@ let package = Package(
         /// The sender protocol's messages: /play bodies in every form, query commands, playback info,
         /// identity and TXT record, and events for /reverse and /events. No I/O.
         .target(name: "SenderProtocol", dependencies: ["Emulation"]),
-        /// The sender and lab side: report writers for sessions and fleets.
-        .target(name: "Lab", dependencies: ["Casting", "Emulation"]),
+        /// Views of session reports: text, JSON, JUnit XML, and HTML with SVG timelines.
+        .target(name: "Reports", dependencies: ["Casting", "Emulation"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
         .target(name: "Inspection", dependencies: ["HLS", "Loading"]),
 
@@ -65,7 +65,7 @@ let package = Package(
 
         // MARK: - Executables
 
-        .executableTarget(name: "airlab", dependencies: ["Arguments", "Inspection", "Media", "Casting", "Lab", "Emulation"]),
+        .executableTarget(name: "airlab", dependencies: ["Arguments", "Inspection", "Media", "Casting", "Reports", "Emulation"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
         .executableTarget(name: "airlab-bench", dependencies: ["HLS", "Media", "Casting", "Emulation"]),
 
@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation", "Media"]),
-        .testTarget(name: "LabTests", dependencies: ["Lab", "Casting", "Emulation"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Casting", "Emulation"]),
         .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "Emulation"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "Emulation", "HLS", "Media", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),

@@ -2,7 +2,7 @@ import Arguments
 import Casting
 import Emulation
 import Foundation
-import Lab
+import Reports
 import Loading
 import Media
 
