@@ -63,6 +63,12 @@ let package = Package(
         /// The HTTP server the receiver speaks through: keep-alive, limits, timeouts, upgrades, SSE.
         .target(name: "HTTP", dependencies: ["CMicroHTTPD"]),
 
+        // MARK: - The sender side
+
+        /// Casting to receivers, driving and watching them, running a playlist on a fleet, and the
+        /// folder server and local fleet that support them.
+        .target(name: "Lab", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Emulation", "Casting", "Reports"]),
+
         // MARK: - Executables
 
         .executableTarget(name: "airlab", dependencies: ["Arguments", "Inspection", "Media", "Casting", "Reports", "Emulation"]),

@@ -1,0 +1,215 @@
+import Emulation
+import Foundation
+import HTTP
+
+/// The sender's side of the protocol with one receiver: play, drive, observe, and read reports.
+///
+/// Each call opens a connection of its own and closes it, except where the caller passes one: an
+/// attached cast sends `/play` and its polling on one connection kept open, because closing the
+/// connection that sent `/play` stops a legacy session.
+public struct ReceiverClient: Sendable {
+    public var receiver: Receiver
+    /// Seconds to connect and, afterwards, for each read and write.
+    public var timeout: Double
+    public var password: String?
+
+    public init(_ receiver: Receiver, timeout: Double = 10, password: String? = nil) {
+        self.receiver = receiver
+        self.timeout = timeout
+        self.password = password
+    }
+
+    // MARK: - Commands
+
+    /// `POST /play`: returns once the receiver has loaded the playlist and started the session.
+    ///
+    /// Loading fetches and probes the playlist and every interstitial, so this waits longer than other calls.
+    public func play(_ order: PlayOrder, on connection: HTTPClientConnection? = nil) async throws(ReceiverError) -> StartedSession {
+        let request = HTTPClientRequest(
+            method: "POST", target: "/play", headers: ["Content-Type": "application/json"], body: order.jsonBody())
+        let response = try await exchange(request, on: connection, timeout: max(timeout, 60))
+        do {
+            return try JSONDecoder().decode(StartedSession.self, from: response.body)
+        } catch {
+            throw failure(.unreadableAnswer("the /play answer has no sessionID: \(response.text.prefix(120))"))
+        }
+    }
+
+    /// `POST /scrub?position=S`: seeks to a primary position.
+    public func seek(to position: Double) async throws(ReceiverError) {
+        _ = try await exchange(HTTPClientRequest(method: "POST", target: "/scrub?position=\(Self.number(position))"))
+    }
+
+    /// `POST /rate?value=R`: 0 pauses, 1 plays.
+    public func setRate(_ rate: Double) async throws(ReceiverError) {
+        _ = try await exchange(HTTPClientRequest(method: "POST", target: "/rate?value=\(Self.number(rate))"))
+    }
+
+    /// `POST /stop`: ends the session, if one plays.
+    public func stop() async throws(ReceiverError) {
+        _ = try await exchange(HTTPClientRequest(method: "POST", target: "/stop"))
+    }
+
+    // MARK: - Observing
+
+    /// `GET /server-info`: who the receiver says it is.
+    public func serverInfo() async throws(ReceiverError) -> ServerInfo {
+        let response = try await exchange(HTTPClientRequest(method: "GET", target: "/server-info"))
+        guard let info = ServerInfo(propertyList: response.body) else {
+            throw failure(.unreadableAnswer("/server-info is not a property list dictionary"))
+        }
+        return info
+    }
+
+    /// `GET /scrub`: where playback is (in an interstitial: in that interstitial).
+    public func progress(on connection: HTTPClientConnection? = nil) async throws(ReceiverError) -> PlaybackProgress {
+        let response = try await exchange(HTTPClientRequest(method: "GET", target: "/scrub"), on: connection)
+        return PlaybackProgress(scrubText: response.text)
+    }
+
+    /// `GET /sessions`: current and past sessions, in the order they started.
+    public func sessions() async throws(ReceiverError) -> [SessionSummary] {
+        let response = try await exchange(HTTPClientRequest(method: "GET", target: "/sessions"))
+        do {
+            return try JSONDecoder().decode(SessionList.self, from: response.body).sessions
+        } catch {
+            throw failure(.unreadableAnswer("/sessions is not the session list: \(error)"))
+        }
+    }
+
+    /// `GET /sessions/{id}`: the session's report, so far when it still plays.
+    public func report(ofSession id: String) async throws(ReceiverError) -> SessionReport {
+        let target = "/sessions/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id)
+        let response = try await exchange(HTTPClientRequest(method: "GET", target: target))
+        do {
+            return try JSONDecoder().decode(SessionReport.self, from: response.body)
+        } catch {
+            throw failure(.unreadableAnswer("the report of session \(id) is not a session report: \(error)"))
+        }
+    }
+
+    /// `GET /events`, connected: events come from the returned feed until it is closed.
+    public func subscribe() async throws(ReceiverError) -> ReceiverEventFeed {
+        try await ReceiverEventFeed.connect(self)
+    }
+
+    // MARK: - The exchange
+
+    /// A connection to the receiver, for callers that keep one open.
+    public func connect() async throws(ReceiverError) -> HTTPClientConnection {
+        let address = receiver.address
+        let timeout = timeout
+        do {
+            return try await BlockingCall.run { () throws(HTTPClientError) in
+                try HTTPClientConnection(host: address.host, port: address.port, timeout: timeout)
+            }
+        } catch {
+            throw failure(.unreachable(error.description))
+        }
+    }
+
+    /// Sends `request` (on `connection`, or on a connection of its own) and returns a 2xx response;
+    /// any other status becomes the `ReceiverError` it means.
+    func exchange(_ request: HTTPClientRequest, on connection: HTTPClientConnection? = nil, timeout: Double? = nil) async throws(ReceiverError) -> HTTPClientResponse {
+        let own = connection == nil
+        let link: HTTPClientConnection
+        if let connection { link = connection } else { link = try await connect() }
+        var request = request
+        if own { request.headers.set("Connection", "close") }
+        let readTimeout = timeout ?? self.timeout
+        let sent = request
+        let response: HTTPClientResponse
+        do {
+            response = try await BlockingCall.run { () throws(HTTPClientError) in
+                link.setTimeout(readTimeout)
+                defer { if own { link.close() } }
+                return try link.send(sent)
+            }
+        } catch {
+            throw failure(.connectionLost("\(request.method) \(request.target.split(separator: "?").first ?? ""): \(error)"))
+        }
+        try check(response)
+        return response
+    }
+
+    /// Turns a status outside 2xx into the problem it names.
+    func check(_ response: HTTPClientResponse) throws(ReceiverError) {
+        let message = response.text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        switch response.status {
+        case 200..<300: return
+        case 400: throw failure(.badRequest(message))
+        case 401: throw failure(.passwordRequired(given: password != nil))
+        case 403:
+            throw failure(.refused(
+                restriction: response.headers["X-Airlab-Restriction"], eventID: response.headers["X-Airlab-Event"], message: message))
+        case 404: throw failure(.notFound(message))
+        case 409: throw failure(.noSession(message))
+        case 422: throw failure(.unplayable(message))
+        default: throw failure(.unexpectedAnswer(status: response.status, message: message))
+        }
+    }
+
+    func failure(_ problem: ReceiverError.Problem) -> ReceiverError {
+        ReceiverError(receiver: receiver.label, problem: problem)
+    }
+
+    /// Seconds in a query: "12", "12.5".
+    static func number(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
+
+/// `GET /server-info`, the fields a sender uses.
+public struct ServerInfo: Sendable, Equatable {
+    public var name: String?
+    public var model: String?
+    public var deviceID: String?
+    public var profile: String?
+
+    init?(propertyList data: Data) {
+        guard let object = try? PropertyListSerialization.propertyList(from: data, format: nil), let plist = object as? [String: Any] else {
+            return nil
+        }
+        name = plist["name"] as? String
+        model = plist["model"] as? String
+        deviceID = plist["deviceid"] as? String
+        profile = plist["airlab.profile"] as? String
+    }
+}
+
+/// `GET /scrub`'s answer: `duration: X` and `position: Y`, in seconds.
+public struct PlaybackProgress: Sendable, Equatable {
+    public var duration: Double?
+    public var position: Double?
+
+    public init(duration: Double? = nil, position: Double? = nil) {
+        self.duration = duration
+        self.position = position
+    }
+
+    public init(scrubText text: String) {
+        for line in text.split(whereSeparator: \.isNewline) {
+            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let value = Double(parts[1]), value.isFinite else { continue }
+            switch parts[0] {
+            case "duration": duration = value
+            case "position": position = value
+            default: break
+            }
+        }
+    }
+}
+
+/// One entry of `GET /sessions`.
+public struct SessionSummary: Sendable, Equatable, Decodable {
+    public var id: String
+    public var profile: String?
+    public var playlist: String?
+    public var active: Bool
+    public var state: String?
+    public var endReason: String?
+}
+
+struct SessionList: Decodable {
+    var sessions: [SessionSummary]
+}
