@@ -6,6 +6,8 @@ public struct ReceiverError: Error, Sendable, Equatable, CustomStringConvertible
         case unreachable(String)
         /// The connection broke or went silent while waiting for an answer or events.
         case connectionLost(String)
+        /// It answered when the run began, then stopped answering before its session ended.
+        case vanished(String)
         /// 401: a password is required, or the one given was wrong.
         case passwordRequired(given: Bool)
         /// 403: a restriction of the interstitial playing refused the command.
@@ -39,6 +41,7 @@ public struct ReceiverError: Error, Sendable, Equatable, CustomStringConvertible
         switch problem {
         case .unreachable(let detail): "cannot be reached (\(detail))"
         case .connectionLost(let detail): "stopped answering (\(detail))"
+        case .vanished(let detail): "vanished mid-run (\(detail))"
         case .passwordRequired(let given):
             given ? "refused the password (HTTP 401)" : "requires a password (HTTP 401); give it with --password"
         case .refused(let restriction, let eventID, let message):

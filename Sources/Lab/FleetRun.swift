@@ -1,0 +1,188 @@
+import Casting
+import Emulation
+import Foundation
+
+/// One playlist cast to several receivers at once, each session followed to its end and its report
+/// collected: the heart of `airlab lab run`.
+///
+/// Every receiver gets the same order (detached, same seed, same script). A receiver that cannot be
+/// reached, refuses the cast, or vanishes mid-run becomes a failure in the report; the others' results
+/// are kept whatever happens to it.
+public struct FleetRun: Sendable {
+    public var order: PlayOrder
+    /// The playlist as the user named it, for the report.
+    public var playlist: String
+    public var seed: UInt64
+    public var password: String?
+    /// How often a broken event stream is reconnected before the receiver counts as gone.
+    public var reconnectAttempts = 3
+
+    public init(order: PlayOrder, playlist: String, seed: UInt64, password: String? = nil) {
+        self.order = order
+        self.playlist = playlist
+        self.seed = seed
+        self.password = password
+    }
+
+    /// Casts to every receiver and waits for every session to end.
+    ///
+    /// - Parameters:
+    ///   - url: the playlist URL each receiver fetches (a local folder is served at an address per route).
+    ///   - update: the progress of receiver `index`, as it changes; called from many tasks.
+    public func run(
+        on receivers: [Receiver], url: @escaping @Sendable (Receiver) -> String,
+        update: @escaping @Sendable (_ index: Int, SessionProgress) -> Void = { _, _ in }
+    ) async -> SimulationReport {
+        let results = await withTaskGroup(of: (Int, Result<SessionReport, ReceiverError>).self) { group in
+            for (index, receiver) in receivers.enumerated() {
+                group.addTask {
+                    (index, await self.follow(receiver, url: url(receiver)) { update(index, $0) })
+                }
+            }
+            var results: [Int: Result<SessionReport, ReceiverError>] = [:]
+            for await (index, result) in group { results[index] = result }
+            return results
+        }
+        var report = SimulationReport(playlist: playlist, seed: seed, sessions: [], failures: [])
+        for (index, receiver) in receivers.enumerated() {
+            switch results[index] {
+            case .success(let session)?: report.sessions.append(session)
+            case .failure(let error)?: report.failures.append(.init(profile: Self.reportName(of: receiver), reason: error.description))
+            case nil: report.failures.append(.init(profile: Self.reportName(of: receiver), reason: "\(receiver.label): the run was interrupted"))
+            }
+        }
+        report.sessions = Self.distinguishingLanes(report.sessions, receivers: receivers, results: results)
+        return report
+    }
+
+    /// One receiver: subscribe, cast, follow the session's events to `ended`, read its report.
+    func follow(_ receiver: Receiver, url: String, update: @Sendable (SessionProgress) -> Void) async -> Result<SessionReport, ReceiverError> {
+        let client = ReceiverClient(receiver, password: password)
+        var progress = SessionProgress()
+        update(progress)
+        func fail(_ error: ReceiverError) -> Result<SessionReport, ReceiverError> {
+            progress.failure = error.reason
+            update(progress)
+            return .failure(error)
+        }
+        var feed: ReceiverEventFeed
+        let started: StartedSession
+        do throws(ReceiverError) {
+            // Subscribed first, so that no event of the session is missed however fast it plays.
+            feed = try await client.subscribe()
+            var order = order
+            order.url = url
+            order.detached = true
+            order.seed = seed
+            progress.state = "loading"
+            update(progress)
+            do throws(ReceiverError) {
+                started = try await client.play(order)
+            } catch {
+                feed.close()
+                throw error
+            }
+        } catch {
+            return fail(error)
+        }
+        progress.sessionID = started.sessionID
+        update(progress)
+
+        var attempts = 0
+        while true {
+            let outcome = await Self.watch(feed, session: started.sessionID, progress: &progress, update: update)
+            feed.close()
+            if Task.isCancelled {
+                // Interrupted (Ctrl-C): a detached session would play on without its sender.
+                try? await client.stop()
+                return fail(client.failure(.connectionLost("the run was interrupted; the session was stopped")))
+            }
+            if case .ended = outcome { break }
+            attempts += 1
+            do throws(ReceiverError) {
+                // The stream broke: the receiver may still be there, and the session may have ended meanwhile.
+                if try await Self.hasEnded(started.sessionID, on: client) { break }
+                guard attempts <= reconnectAttempts else { throw client.failure(.vanished(outcome.detail)) }
+                feed = try await client.subscribe()
+                if try await Self.hasEnded(started.sessionID, on: client) {
+                    feed.close()
+                    break
+                }
+            } catch {
+                if case .vanished = error.problem { return fail(error) }
+                return fail(client.failure(.vanished("\(outcome.detail); then: \(error.reason)")))
+            }
+        }
+        do throws(ReceiverError) {
+            let report = try await client.report(ofSession: started.sessionID)
+            progress.state = "ended"
+            progress.endReason = report.endReason ?? progress.endReason
+            update(progress)
+            return .success(report)
+        } catch {
+            return fail(error)
+        }
+    }
+
+    enum StreamOutcome {
+        case ended
+        case closed
+        case broken(ReceiverError)
+
+        var detail: String {
+            switch self {
+            case .ended: "the session ended"
+            case .closed: "the receiver closed its event stream"
+            case .broken(let error): error.reason
+            }
+        }
+    }
+
+    /// Applies the session's events until its `ended`, the end of the stream, or a failure.
+    static func watch(
+        _ feed: ReceiverEventFeed, session: String, progress: inout SessionProgress, update: @Sendable (SessionProgress) -> Void
+    ) async -> StreamOutcome {
+        do {
+            for try await event in feed.events where event.session == session {
+                progress.apply(event)
+                update(progress)
+                if event.knownKind == .ended { return .ended }
+            }
+            return .closed
+        } catch let error as ReceiverError {
+            return .broken(error)
+        } catch {
+            return .broken(ReceiverError(receiver: feed.receiver.label, problem: .connectionLost("\(error)")))
+        }
+    }
+
+    static func hasEnded(_ session: String, on client: ReceiverClient) async throws(ReceiverError) -> Bool {
+        guard let summary = try await client.sessions().first(where: { $0.id == session }) else {
+            throw client.failure(.notFound("session \(session) is not in /sessions any more"))
+        }
+        return !summary.active
+    }
+
+    /// The name a receiver goes by in reports: its profile, as in `airlab simulate`, else its name.
+    static func reportName(of receiver: Receiver) -> String {
+        receiver.profile ?? receiver.name ?? receiver.address.description
+    }
+
+    /// Reports keep one lane per profile; two receivers of the same profile get their names added,
+    /// so that neither hides the other.
+    static func distinguishingLanes(
+        _ sessions: [SessionReport], receivers: [Receiver], results: [Int: Result<SessionReport, ReceiverError>]
+    ) -> [SessionReport] {
+        let counts = Dictionary(sessions.map { ($0.profile, 1) }, uniquingKeysWith: +)
+        guard counts.values.contains(where: { $0 > 1 }) else { return sessions }
+        var renamed: [SessionReport] = []
+        for (index, receiver) in receivers.enumerated() {
+            guard case .success(var session)? = results[index] else { continue }
+            if counts[session.profile, default: 0] > 1 {
+                session.profile += " @ " + (receiver.name ?? receiver.address.description)
+            }
+            renamed.append(session)
+        }
+        return renamed
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Synchronization
+
+/// A fleet of receivers in one `airlabd` this process starts on 127.0.0.1, one per profile, for a lab
+/// run that needs no network: any free ports, no mDNS, a state folder of its own that goes away after.
+public final class LocalFleet: Sendable {
+    public let receivers: [Receiver]
+    private let daemon: DaemonProcess
+    private let folder: URL
+
+    private init(receivers: [Receiver], daemon: DaemonProcess, folder: URL) {
+        self.receivers = receivers
+        self.daemon = daemon
+        self.folder = folder
+    }
+
+    /// `airlabd` next to the running executable, as SwiftPM and an install both place it.
+    public static var siblingDaemon: URL {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("airlabd")
+    }
+
+    /// Starts the daemon and returns once it has said every receiver listens (`airlabd: ready`).
+    ///
+    /// - Parameters:
+    ///   - profiles: shipped profile names or profile files, one receiver each.
+    ///   - timeScale: how much faster than real time the receivers' clocks run.
+    public static func start(
+        profiles: [String], timeScale: Double? = nil, daemon executable: URL = siblingDaemon, startTimeout: Double = 60
+    ) async throws(FleetError) -> LocalFleet {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw FleetError("cannot start a local fleet: \(executable.path) is not there (build it with 'swift build')")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("airlab-fleet-\(UUID().uuidString)")
+        let stateFolder = folder.appendingPathComponent("state")
+        let log = folder.appendingPathComponent("airlabd.log")
+        do {
+            try FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true)
+        } catch {
+            throw FleetError("cannot start a local fleet: cannot make \(stateFolder.path)")
+        }
+        var arguments = profiles.flatMap { ["--profile", $0] }
+        arguments += ["--address", "127.0.0.1", "--port", "0", "--no-mdns", "--state-dir", stateFolder.path]
+        if let timeScale { arguments += ["--time-scale", ReceiverClient.number(timeScale)] }
+        let process: DaemonProcess
+        do {
+            process = try DaemonProcess(executable: executable.path, arguments: arguments, errorLog: log)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw FleetError("cannot start a local fleet: \(error)")
+        }
+        let startup = await BlockingCall.run { () -> Result<[Receiver], FleetError> in
+            Self.awaitReady(process, log: log, timeout: startTimeout)
+        }
+        switch startup {
+        case .success(let receivers):
+            process.discardOutput()
+            return LocalFleet(receivers: receivers, daemon: process, folder: folder)
+        case .failure(let error):
+            process.terminate(grace: 2)
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+    }
+
+    /// Reads the daemon's announcements until `airlabd: ready`; a daemon that exits first, or takes
+    /// longer than `timeout`, is a failure that quotes the last thing it said on stderr.
+    private static func awaitReady(_ process: DaemonProcess, log: URL, timeout: Double) -> Result<[Receiver], FleetError> {
+        let expired = Flag()
+        let watchdog = DispatchWorkItem {
+            expired.raise()
+            process.signal(SIGKILL)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        defer { watchdog.cancel() }
+        var receivers: [Receiver] = []
+        while let line = process.readLine() {
+            if line == "airlabd: ready" { return .success(receivers) }
+            if let receiver = FleetAnnouncement.receiver(in: line) { receivers.append(receiver) }
+        }
+        let status = process.waitUntilExit()
+        let said = (try? String(contentsOf: log, encoding: .utf8))?
+            .split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+        let why = expired.isRaised ? "was not ready within \(Int(timeout)) s" : "exited with status \(status)"
+        return .failure(FleetError("the local fleet's airlabd \(why)" + (said.isEmpty ? "" : ": \(said)")))
+    }
+
+    /// Stops the daemon as systemd would (SIGTERM: sessions end, reports are written), waits for it,
+    /// and removes its state folder.
+    public func stop() async {
+        let daemon = daemon
+        _ = await BlockingCall.run { () -> Int32 in daemon.terminate(grace: 10) }
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// A flag one thread raises and another reads.
+final class Flag: Sendable {
+    private let raised = Mutex(false)
+    func raise() { raised.withLock { $0 = true } }
+    var isRaised: Bool { raised.withLock { $0 } }
+}
+
+/// The lines `airlabd` prints on stdout once a receiver listens.
+enum FleetAnnouncement {
+    /// `airlabd: receiver "NAME" profile PROFILE listening on http://ADDRESS:PORT`, as a receiver.
+    static func receiver(in line: String) -> Receiver? {
+        let prefix = "airlabd: receiver \""
+        guard line.hasPrefix(prefix), let marker = line.range(of: "\" profile ", options: .backwards),
+            let listening = line.range(of: " listening on http://", options: .backwards), marker.upperBound <= listening.lowerBound
+        else { return nil }
+        let name = String(line[line.index(line.startIndex, offsetBy: prefix.count)..<marker.lowerBound])
+        let profile = String(line[marker.upperBound..<listening.lowerBound])
+        var authority = String(line[listening.upperBound...]).trimmingCharacters(in: .whitespaces)
+        if authority.hasSuffix("/") { authority.removeLast() }
+        guard let address = ReceiverAddress(parsing: authority) else { return nil }
+        return Receiver(name: name, address: address, profile: profile)
+    }
+}
+
+/// Why a local fleet could not start.
+public struct FleetError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
