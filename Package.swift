@@ -71,7 +71,8 @@ let package = Package(
 
         // MARK: - Executables
 
-        .executableTarget(name: "airlab", dependencies: ["Arguments", "Inspection", "Media", "Casting", "Reports", "Emulation"]),
+        .executableTarget(
+            name: "airlab", dependencies: ["Arguments", "Inspection", "Media", "Casting", "Reports", "Emulation", "Lab", "Discovery"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
         .executableTarget(name: "airlab-bench", dependencies: ["HLS", "Media", "Casting", "Emulation"]),
 

@@ -149,7 +149,8 @@ public struct ReceiverClient: Sendable {
         }
     }
 
-    func failure(_ problem: ReceiverError.Problem) -> ReceiverError {
+    /// An error about this receiver.
+    public func failure(_ problem: ReceiverError.Problem) -> ReceiverError {
         ReceiverError(receiver: receiver.label, problem: problem)
     }
 

@@ -69,10 +69,22 @@ public struct BreakOutcome: Sendable, Equatable {
 public struct LabThresholds: Sendable {
     public var maxTransitionMilliseconds: Double?
     public var failOnSkippedBreaks: Bool
+    /// Also fail a receiver whose session hit errors (a reload that failed) or whose playlist has
+    /// error-severity problems, even when every break passed (`lab run --fail-on-error`).
+    public var failOnSessionErrors: Bool
 
-    public init(maxTransitionMilliseconds: Double? = nil, failOnSkippedBreaks: Bool = true) {
+    public init(maxTransitionMilliseconds: Double? = nil, failOnSkippedBreaks: Bool = true, failOnSessionErrors: Bool = false) {
         self.maxTransitionMilliseconds = maxTransitionMilliseconds
         self.failOnSkippedBreaks = failOnSkippedBreaks
+        self.failOnSessionErrors = failOnSessionErrors
+    }
+
+    /// Why `session` fails as a whole under `failOnSessionErrors`, or nil.
+    public func sessionFailure(of session: SessionReport) -> String? {
+        guard failOnSessionErrors else { return nil }
+        let problems = session.errors + session.diagnostics.filter { $0.severity == .error }.map(\.description)
+        guard !problems.isEmpty else { return nil }
+        return "\(problems.count) error(s) in the session: " + problems.joined(separator: "; ")
     }
 
     /// Why `outcome` fails, or nil when it passes.

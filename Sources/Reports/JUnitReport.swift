@@ -24,10 +24,16 @@ public enum JUnitReport {
                 }
                 cases.append(testCase)
             }
-            totalTests += outcomes.count
+            if let failure = thresholds.sessionFailure(of: session) {
+                // Errors belong to no break: they get a case of their own, so CI shows them as a failure.
+                failures += 1
+                cases.append("    <testcase classname=\"airlab.\(escape(session.profile))\" name=\"session errors\" time=\"0\">\n"
+                    + "      <failure message=\"\(escape(failure))\"/>\n    </testcase>")
+            }
+            totalTests += cases.count
             totalFailures += failures
             suites.append(
-                "  <testsuite name=\"\(escape(session.profile))\" tests=\"\(outcomes.count)\" failures=\"\(failures)\" errors=\"0\" "
+                "  <testsuite name=\"\(escape(session.profile))\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" "
                     + "time=\"\(String(format: "%.3f", session.totals.sessionSeconds))\">\n" + cases.joined(separator: "\n")
                     + (cases.isEmpty ? "" : "\n") + "  </testsuite>")
         }

@@ -17,7 +17,12 @@ enum Airlab {
         ProbeCommand.command,
         CompareCommand.command,
         SimulateCommand.command,
-    ]
+        DiscoverCommand.command,
+        CastCommand.command,
+        StatusCommand.command,
+        WatchCommand.command,
+        LabRunCommand.command,
+    ] + ControlCommands.commands
 
     static let root = CommandSpec(
         name: "airlab",
@@ -27,6 +32,16 @@ enum Airlab {
             ProbeCommand.spec,
             CompareCommand.spec,
             SimulateCommand.spec,
+            DiscoverCommand.spec,
+            CastCommand.spec,
+            ControlCommands.seekSpec,
+            ControlCommands.rateSpec,
+            ControlCommands.pauseSpec,
+            ControlCommands.playSpec,
+            ControlCommands.stopSpec,
+            StatusCommand.spec,
+            WatchCommand.spec,
+            CommandSpec(name: "lab", abstract: "Run a playlist against a fleet of receivers, with reports.", subcommands: [LabRunCommand.spec]),
         ])
 
     static func main(_ arguments: [String]) async -> Int32 {

@@ -1,0 +1,71 @@
+import Arguments
+import Foundation
+import Lab
+
+/// `airlab discover [--timeout S] [--json]`: the receivers mDNS knows about.
+enum DiscoverCommand {
+    static let spec = CommandSpec(
+        name: "discover",
+        abstract: "List the AirPlay video receivers that answer on mDNS (_airplay._tcp), airlab's and others.",
+        discussion: """
+            Browses through the local avahi-daemon for at most --timeout seconds. Each receiver is listed
+            with its name, address, port, model, device ID, and its profile when it is an airlab receiver.
+            Exit status: 0 (also when none answered), 2 when avahi cannot be reached.
+            """,
+        options: [
+            .value("timeout", "SECONDS", help: "Stop waiting for answers after this long.", default: "3"),
+            .flag("json", help: "Print {\"receivers\": [...]} as JSON."),
+        ])
+
+    static let command = Command(path: ["discover"]) { parsed in
+        let seconds: Double
+        do throws(UsageError) {
+            seconds = try parsed.value("timeout", as: Double.self) ?? 3
+            guard seconds > 0 else { throw UsageError(commandPath: parsed.path, message: "--timeout must be a positive number of seconds") }
+        } catch {
+            return Airlab.usageFailure(error)
+        }
+        let receivers: [Receiver]
+        do {
+            receivers = try await ReceiverDirectory(timeout: .milliseconds(Int(seconds * 1000))).discover()
+        } catch {
+            Terminal.error("airlab discover: cannot browse mDNS: \(error)")
+            return Airlab.usageStatus
+        }
+        print(parsed.flag("json") ? json(receivers) : text(receivers), terminator: "")
+        return 0
+    }
+
+    static func text(_ receivers: [Receiver]) -> String {
+        guard !receivers.isEmpty else { return "no receivers answered\n" }
+        var rows = [["NAME", "ADDRESS", "PORT", "MODEL", "DEVICE ID", "AIRLAB PROFILE"]]
+        for receiver in receivers {
+            rows.append([
+                receiver.name ?? "-", receiver.address.host, String(receiver.address.port), receiver.model ?? "-",
+                receiver.deviceID ?? "-", receiver.profile ?? "- (not airlab)",
+            ])
+        }
+        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    static func json(_ receivers: [Receiver]) -> String {
+        let list: [[String: Any]] = receivers.map { receiver in
+            var entry: [String: Any] = [
+                "address": receiver.address.host, "port": Int(receiver.address.port), "airlab": receiver.isAirlab,
+            ]
+            entry["name"] = receiver.name
+            entry["model"] = receiver.model
+            entry["deviceid"] = receiver.deviceID
+            entry["profile"] = receiver.profile
+            return entry
+        }
+        let data = (try? JSONSerialization.data(
+            withJSONObject: ["receivers": list], options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
