@@ -3,7 +3,7 @@ import Emulation
 import Foundation
 import FoundationXML
 import Testing
-@testable import Lab
+@testable import Reports
 
 /// A run of two receivers over a 60 s primary with two ads: one that switches in 200 ms, one that
 /// switches in 1800 ms (a display mode change); the second receiver cannot decode the second ad. The
