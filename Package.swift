@@ -5,6 +5,7 @@ let package = Package(
     name: "airlab",
     products: [
         .executable(name: "airlab", targets: ["airlab"]),
+        .executable(name: "airlabd", targets: ["airlabd"]),
         .executable(name: "airlab-bench", targets: ["airlab-bench"]),
     ],
     targets: [
@@ -39,7 +40,7 @@ let package = Package(
         .target(name: "Casting", dependencies: ["HLS", "Loading", "Media", "Emulation"]),
         /// The sender protocol's messages: /play bodies in every form, query commands, playback info,
         /// identity and TXT record, and events for /reverse and /events. No I/O.
-        .target(name: "SenderProtocol", dependencies: ["Emulation"]),
+        .target(name: "SenderProtocol", dependencies: ["Emulation", "HLS"]),
         /// Views of session reports: text, JSON, JUnit XML, and HTML with SVG timelines.
         .target(name: "Reports", dependencies: ["Casting", "Emulation"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
@@ -63,6 +64,12 @@ let package = Package(
         /// The HTTP server the receiver speaks through: keep-alive, limits, timeouts, upgrades, SSE.
         .target(name: "HTTP", dependencies: ["CMicroHTTPD"]),
 
+        // MARK: - The receiver
+
+        /// One or many emulated receivers: sessions on a real clock, the sender protocol's routes,
+        /// events, stored reports, metrics.
+        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "Emulation", "Reports"]),
+
         // MARK: - The sender side
 
         /// Casting to receivers, driving and watching them, running a playlist on a fleet, and the
@@ -73,6 +80,8 @@ let package = Package(
 
         .executableTarget(
             name: "airlab", dependencies: ["Arguments", "Inspection", "Media", "Casting", "Reports", "Emulation", "Lab", "Discovery"]),
+        /// The receiver daemon: arguments, signals, the fleet. Thin.
+        .executableTarget(name: "airlabd", dependencies: ["Receiver", "Arguments", "Discovery", "Casting", "Emulation", "Media"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
         .executableTarget(name: "airlab-bench", dependencies: ["HLS", "Media", "Casting", "Emulation"]),
 

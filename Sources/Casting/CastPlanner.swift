@@ -93,12 +93,26 @@ public struct CastPlanner: Sendable {
         guard let media = loaded.result.mediaPlaylist else {
             throw CastError(input: cast.request.playlist, reason: "the reloaded \(cast.mediaLocation) is not a media playlist")
         }
-        var reloaded = cast
         let absorbed = window.absorb(media)
+        var reloaded = cast
         reloaded.media = absorbed.playlist
-        reloaded.diagnostics = loaded.result.diagnostics + absorbed.diagnostics
-        let reading = absorbed.playlist.interstitialEvents()
-        reloaded.diagnostics += reading.diagnostics
+        return try await rereadEvents(of: reloaded, diagnostics: loaded.result.diagnostics + absorbed.diagnostics)
+    }
+
+    /// The cast with the sender's changed wishes applied (new client events, automatic handling
+    /// switched): events read again from the playlist already loaded, new assets resolved.
+    public func reapply(_ request: CastRequest, to cast: PreparedCast) async throws(CastError) -> PreparedCast {
+        var changed = cast
+        changed.request = request
+        return try await rereadEvents(of: changed, diagnostics: [])
+    }
+
+    /// Reads the events of `cast.media` again under `cast.request`, keeping the assets of events
+    /// already resolved and resolving the rest.
+    private func rereadEvents(of cast: PreparedCast, diagnostics: [Diagnostic]) async throws(CastError) -> PreparedCast {
+        var result = cast
+        let reading = cast.media.interstitialEvents()
+        result.diagnostics = diagnostics + reading.diagnostics
         var events = cast.request.automaticallyHandlesInterstitials ? reading.events : []
         if let client = cast.request.clientEvents {
             do throws(ClientEvents.Failure) {
@@ -107,14 +121,14 @@ public struct CastPlanner: Sendable {
                 throw CastError(input: "interstitial events", reason: error.description)
             }
         }
-        reloaded.events = events
         let known = Dictionary(cast.events.map { ($0.id, $0.asset) }, uniquingKeysWith: { first, _ in first })
         let fresh = events.filter { known[$0.id] != $0.asset }
+        result.events = events
         let resolution = await AssetDurationResolver(loader: loader).resolve(fresh, playlist: cast.mediaLocation)
-        reloaded.resolution.durations.merge(resolution.durations) { _, new in new }
-        reloaded.resolution.assets.merge(resolution.assets) { _, new in new }
-        reloaded.diagnostics += resolution.diagnostics
-        return reloaded
+        result.resolution.durations.merge(resolution.durations) { _, new in new }
+        result.resolution.assets.merge(resolution.assets) { _, new in new }
+        result.diagnostics += resolution.diagnostics
+        return result
     }
 
     private func loadVariant(

@@ -72,6 +72,18 @@ public struct ClientEvents: Sendable {
         self.overrides = overrides
     }
 
+    /// The sender's events after it sent `newer` (`PUT /setProperty?interstitialEvents`): an event
+    /// with an identifier seen before replaces the earlier one whole; the others are kept.
+    public func merging(_ newer: ClientEvents) -> ClientEvents {
+        let replaced = Set(newer.overrides.map(\.identifier))
+        var merged = self
+        merged.overrides = overrides.filter { !replaced.contains($0.identifier) } + newer.overrides
+        return merged
+    }
+
+    /// The identifiers of the sender's events, in the order given.
+    public var identifiers: [String] { overrides.map(\.identifier) }
+
     /// The playlist's events with the client's applied: overrides in place, new events after them.
     public func applied(to playlistEvents: [InterstitialEvent]) throws(Failure) -> [InterstitialEvent] {
         var events = playlistEvents

@@ -12,11 +12,11 @@ extension PlaybackEngine {
     }
 
     /// The JUMP event closest before `target` among those after `start`.
-    func closestJumpEvent(after start: Double, upTo target: Double) -> Double? {
+    func closestJumpEvent(after start: Double, upTo target: Double) -> PlannedBreak? {
         plan.breaks.filter {
             $0.restrictions.contains(.jump) && !$0.cue.contains(.pre) && !$0.cue.contains(.post)
                 && $0.position > start && $0.position <= target && !($0.cue.contains(.once) && startedEventIDs.contains($0.eventID))
-        }.map(\.position).max()
+        }.max { $0.position < $1.position }
     }
 
     mutating func startGroup(at groupPosition: Double) -> [PlaybackEvent] {

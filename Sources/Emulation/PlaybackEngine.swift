@@ -223,7 +223,7 @@ public struct PlaybackEngine: Sendable {
             if let refusal = skipRefusal(of: target, in: cursor, command: command) { return [refusal] }
             return leaveInterstitial(cursor, for: target)
         case .primary:
-            return seekInPrimary(to: target)
+            return seekInPrimary(to: target, command: command)
         }
     }
 
@@ -244,13 +244,21 @@ public struct PlaybackEngine: Sendable {
         return events
     }
 
-    mutating func seekInPrimary(to target: Double) -> [PlaybackEvent] {
+    /// A seek in primary content. One across an event with the JUMP restriction is refused as asked
+    /// (the sender hears why) and carried out the way the restriction allows: the event plays first,
+    /// then the seek lands on its target.
+    mutating func seekInPrimary(to target: Double, command: PlaybackCommand?) -> [PlaybackEvent] {
         if target > position, let jump = closestJumpEvent(after: position, upTo: target) {
+            var events: [PlaybackEvent] = []
+            if let command {
+                events.append(refusal(command, restriction: "JUMP", eventID: jump.eventID,
+                    reason: "interstitial '\(jump.eventID)' restricts JUMP: it plays before the seek to \(PlaybackCommand.format(target)) lands"))
+            }
             pendingSeek = target
-            position = jump
+            position = jump.position
             suppressedGroupPosition = nil
-            let events = [event(.seeked, reason: "a JUMP-restricted interstitial lies before \(PlaybackCommand.format(target)); it plays first")]
-            return events + startGroup(at: jump)
+            events.append(event(.seeked, reason: "a JUMP-restricted interstitial lies before \(PlaybackCommand.format(target)); it plays first"))
+            return events + startGroup(at: jump.position)
         }
         if let covering = coveringBreakPosition(of: target) {
             position = covering
@@ -367,7 +375,7 @@ public struct PlaybackEngine: Sendable {
         if let target = queuedSeek {
             queuedSeek = nil
             pendingSeek = nil
-            return seekInPrimary(to: target)
+            return seekInPrimary(to: target, command: .seek(to: target))
         }
         guard let target = pendingSeek else { return nil }
         pendingSeek = nil

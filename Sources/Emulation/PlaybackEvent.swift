@@ -72,4 +72,22 @@ public struct PlaybackEvent: Sendable, Hashable, Codable {
     /// The restriction that refused a command: SKIP or JUMP.
     public var restriction: String?
     public var transition: Transition?
+
+    public init(
+        time: Double, kind: Kind, state: PlaybackState, position: Double, rate: Double, eventID: String? = nil, assetIndex: Int? = nil,
+        assetURI: String? = nil, reason: String? = nil, command: String? = nil, restriction: String? = nil, transition: Transition? = nil
+    ) {
+        self.time = time
+        self.kind = kind
+        self.state = state
+        self.position = position
+        self.rate = rate
+        self.eventID = eventID
+        self.assetIndex = assetIndex
+        self.assetURI = assetURI
+        self.reason = reason
+        self.command = command
+        self.restriction = restriction
+        self.transition = transition
+    }
 }

@@ -25,9 +25,14 @@ public struct PlayRequest: Sendable {
     /// JSON extension: the session outlives the connection that sent `/play`.
     public var detached = false
     public var preferredLanguage: String?
+    /// JSON extension: the seed of the latency draws (the receiver's default otherwise).
+    public var seed: UInt64?
+    /// JSON extension: commands the receiver applies itself at session times, so a lab run's sender
+    /// acts at exact moments of the session clock.
+    public var script: SenderScript?
 
     /// The body forms, as `Content-Type` names them or as their first bytes show.
-    enum BodyForm {
+    public enum BodyForm: Sendable {
         case parameters, plist, json
     }
 
@@ -42,7 +47,7 @@ public struct PlayRequest: Sendable {
         return request
     }
 
-    static func form(of body: Data, contentType: String?) -> BodyForm {
+    public static func form(of body: Data, contentType: String?) -> BodyForm {
         let type = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         switch type {
         case "application/json": return .json
@@ -121,6 +126,21 @@ public struct PlayRequest: Sendable {
         if let automatic = json["automaticallyHandlesInterstitialEvents"] as? Bool { request.automaticallyHandlesInterstitialEvents = automatic }
         if let detached = json["detached"] as? Bool { request.detached = detached }
         request.preferredLanguage = json["audioLanguage"] as? String
+        switch json["seed"] {
+        case nil, is NSNull: break
+        case let number as NSNumber where number.doubleValue >= 0 && number.doubleValue.rounded() == number.doubleValue:
+            request.seed = number.uint64Value
+        default: throw ProtocolError("seed in the /play JSON is not a whole number from 0")
+        }
+        if let text = json["script"] as? String {
+            do throws(SenderScript.SyntaxError) {
+                request.script = try SenderScript(parsing: text)
+            } catch {
+                throw ProtocolError("script in the /play JSON: \(error)")
+            }
+        } else if json["script"] != nil, !(json["script"] is NSNull) {
+            throw ProtocolError("script in the /play JSON is not text such as \"at 3 seek 40; at 12 pause\"")
+        }
         return request
     }
 

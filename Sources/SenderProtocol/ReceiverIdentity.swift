@@ -51,7 +51,7 @@ public struct ReceiverIdentity: Sendable, Equatable {
     public func serverInfo() -> Data {
         let dictionary: [String: Any] = [
             "deviceid": deviceID, "features": NSNumber(value: Self.features), "model": model, "name": name,
-            "protovers": Self.protocolVersion, "srcvers": Self.sourceVersion, "vv": 2,
+            "protovers": Self.protocolVersion, "srcvers": Self.sourceVersion, "vv": 2, "airlab.profile": profile,
         ]
         return (try? PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)) ?? Data()
     }

@@ -30,11 +30,33 @@ public enum SenderEvent {
         return Data((head + "\r\n").utf8) + body
     }
 
-    /// One server-sent event: the engine event as JSON, named by its kind.
-    public static func serverSentEvent(_ event: PlaybackEvent) -> String {
+    /// One server-sent event: the engine event as JSON with the session it belongs to, named by its kind.
+    public static func serverSentEvent(_ event: PlaybackEvent, sessionID: String?) -> (name: String, data: String) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = (try? encoder.encode(event)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return "event: \(event.kind.rawValue)\ndata: \(json)\n\n"
+        let json = (try? encoder.encode(SessionEvent(event: event, session: sessionID))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return (event.kind.rawValue, json)
+    }
+
+    /// The 403 body of a refused command: one line naming the restriction and the event.
+    public static func refusal(_ event: PlaybackEvent) -> ProtocolError {
+        let restriction = event.restriction ?? "a restriction"
+        let interstitial = event.eventID.map { "interstitial '\($0)'" } ?? "the interstitial"
+        let reason = event.reason.map { ": \($0)" } ?? ""
+        return ProtocolError(status: 403, "\(event.command ?? "the command") refused by the \(restriction) restriction of \(interstitial)\(reason)")
+    }
+}
+
+/// An engine event with the session it belongs to, flattened into one JSON object.
+struct SessionEvent: Encodable {
+    var event: PlaybackEvent
+    var session: String?
+
+    enum Key: String, CodingKey { case session }
+
+    func encode(to encoder: any Encoder) throws {
+        try event.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(session, forKey: .session)
     }
 }

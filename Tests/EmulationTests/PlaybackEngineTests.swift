@@ -213,6 +213,8 @@ struct PlaybackEngineTests {
     func jumpPlaysFirst() throws {
         let report = try Engine.run(Engine.plan([Engine.ad("ad", at: 20, duration: 10, resumeOffset: 0, restrictions: .jump)]), script: "at 5 seek 50")
         #expect(Engine.shape(report) == ["P0-5", "I:ad", "P50-60"])
+        // The seek as asked is refused, naming the restriction and the event, so a sender learns why.
+        #expect(report.refusals.map { "\($0.command) \($0.restriction ?? "-") \($0.eventID ?? "-")" } == ["seek 50 JUMP ad"])
     }
 
     @Test("JUMP: across several, the one closest before the target plays")

@@ -142,7 +142,9 @@ struct SenderMessagesTests {
         #expect(request.hasPrefix("POST /event HTTP/1.1\r\nContent-Type: text/x-apple-plist+xml\r\nContent-Length: "))
         #expect(request.contains("X-Apple-Session-ID: S1\r\n\r\n<?xml"))
         #expect(request.contains("<string>loading</string>") && request.contains("<string>video</string>"))
-        let sse = SenderEvent.serverSentEvent(event)
-        #expect(sse.hasPrefix("event: state-changed\ndata: {") && sse.hasSuffix("}\n\n"))
+        let sse = SenderEvent.serverSentEvent(event, sessionID: "S1")
+        #expect(sse.name == "state-changed")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(sse.data.utf8)) as? [String: Any])
+        #expect(json["session"] as? String == "S1" && json["kind"] as? String == "state-changed" && json["state"] as? String == "loading")
     }
 }

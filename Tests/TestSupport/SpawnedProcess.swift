@@ -6,12 +6,12 @@ import Synchronization
 /// Not Foundation's `Process`: on Linux it learns that a child ended when a socket the child inherited
 /// closes. avahi-daemon closes every inherited descriptor at start-up, so `Process` would block in
 /// `waitpid` on the live daemon and stop noticing any other child's exit.
-final class SpawnedProcess: Sendable {
-    let pid: pid_t
+public final class SpawnedProcess: Sendable {
+    public let pid: pid_t
     private let exitStatus = Mutex<Int32?>(nil)
 
     /// Starts `arguments[0]` (looked up in PATH) with stdout and stderr appended to `output`.
-    init(_ arguments: [String], output: URL) throws {
+    public init(_ arguments: [String], output: URL) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -41,12 +41,12 @@ final class SpawnedProcess: Sendable {
         var child: pid_t = 0
         let code = posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, environ)
         guard code == 0 else {
-            throw NamespaceError("cannot start \(arguments.joined(separator: " ")): \(String(cString: strerror(code)))")
+            throw SpawnError("cannot start \(arguments.joined(separator: " ")): \(String(cString: strerror(code)))")
         }
         pid = child
     }
 
-    var isRunning: Bool {
+    public var isRunning: Bool {
         exitStatus.withLock { status in
             guard status == nil else { return false }
             var raw: Int32 = 0
@@ -55,12 +55,23 @@ final class SpawnedProcess: Sendable {
         }
     }
 
-    func signal(_ signal: Int32) {
+    public func signal(_ signal: Int32) {
         if isRunning { kill(pid, signal) }
     }
 
+    /// The raw wait status once the child has been reaped (`WEXITSTATUS` it for an exit code).
+    public var waitStatus: Int32? {
+        exitStatus.withLock { $0 }
+    }
+
+    /// The exit code, once the child has exited normally.
+    public var exitCode: Int32? {
+        guard let raw = waitStatus, raw & 0x7f == 0 else { return nil }
+        return (raw >> 8) & 0xff
+    }
+
     /// Blocks until the child has ended; call it off the cooperative pool.
-    func waitUntilExit() {
+    public func waitUntilExit() {
         exitStatus.withLock { status in
             guard status == nil else { return }
             var raw: Int32 = 0
@@ -70,7 +81,7 @@ final class SpawnedProcess: Sendable {
     }
 
     /// SIGTERM, then SIGKILL if the child is still there after `grace` seconds; returns once it is reaped.
-    func terminate(grace: TimeInterval = 2) {
+    public func terminate(grace: TimeInterval = 2) {
         signal(SIGTERM)
         let deadline = Date().addingTimeInterval(grace)
         while isRunning, Date() < deadline { usleep(10_000) }
@@ -84,5 +95,14 @@ final class SpawnedProcess: Sendable {
         typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
         _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
+    }
+}
+
+/// A child that could not be started.
+public struct SpawnError: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
     }
 }

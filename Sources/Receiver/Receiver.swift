@@ -1,0 +1,53 @@
+import Casting
+import Discovery
+import Emulation
+import Foundation
+import HTTP
+import SenderProtocol
+
+/// One emulated receiver: a profile, an HTTP server speaking the sender protocol, and the sessions
+/// cast to it. `airlabd` runs one per profile.
+public final class Receiver: Sendable {
+    public let configuration: ReceiverConfiguration
+    let core: ReceiverCore
+    private let server: HTTPServer
+
+    /// - Parameters:
+    ///   - planner: shared by a fleet, so that its probe cache serves every receiver.
+    ///   - log: one line for the operator (a report that could not be written, an unreadable state file).
+    public init(configuration: ReceiverConfiguration, planner: CastPlanner, log: @escaping @Sendable (String) -> Void = { _ in }) throws(ReceiverError) {
+        self.configuration = configuration
+        core = try ReceiverCore(configuration: configuration, planner: planner, log: log)
+        var http = HTTPServerConfiguration(address: configuration.address, port: configuration.port)
+        // AUTH: Digest authentication arrives with the HTTP module's support for it.
+        let server = HTTPServer(configuration: http, responder: ReceiverResponder(core: core))
+        self.server = server
+        core.countConnections { [weak server] in server?.statistics.openConnections ?? 0 }
+    }
+
+    /// Starts serving; throws with a one-line reason (a port in use, an address that is not numeric).
+    public func start() throws(ReceiverError) {
+        do {
+            try server.start()
+        } catch {
+            throw ReceiverError("\(configuration.name): \(error)")
+        }
+    }
+
+    /// The port served, once started.
+    public var port: UInt16 { server.port }
+
+    public var identity: ReceiverIdentity { core.identity }
+
+    /// What this receiver advertises over mDNS.
+    public var advertisement: AdvertisedService {
+        AdvertisedService(name: configuration.name, port: port, txtRecord: core.identity.txtRecord)
+    }
+
+    /// Ends the session playing with reason `shutdown`, writes its report, closes the listeners and
+    /// stops serving.
+    public func shutdown() {
+        core.shutdown()
+        server.stop()
+    }
+}

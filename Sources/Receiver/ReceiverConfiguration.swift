@@ -1,0 +1,40 @@
+import Emulation
+import Foundation
+
+/// How one receiver runs: the profile it plays as and where it serves.
+public struct ReceiverConfiguration: Sendable {
+    public var profile: ReceiverProfile
+    /// The friendly name senders show, and the mDNS instance name.
+    public var name: String
+    public var address: String
+    /// 0 picks any free port.
+    public var port: UInt16
+    /// Session seconds per real second.
+    public var timeScale: Double
+    /// Where session reports are kept; nil keeps them in memory only.
+    public var stateDirectory: URL?
+    /// HTTP Digest password (realm and user `AirPlay`); nil serves without one.
+    public var password: String?
+    /// Whether `/play` may name `file:` URLs and paths; otherwise only http and https are fetched.
+    public var allowsFileURLs: Bool
+    /// Seed of the latency draws when the sender gives none.
+    public var seed: UInt64
+    /// Seconds each fetch and probe may take.
+    public var fetchTimeout: Double
+
+    public init(
+        profile: ReceiverProfile, name: String? = nil, address: String = "127.0.0.1", port: UInt16 = 0, timeScale: Double = 1,
+        stateDirectory: URL? = nil, password: String? = nil, allowsFileURLs: Bool = false, seed: UInt64 = 1, fetchTimeout: Double = 10
+    ) {
+        self.profile = profile
+        self.name = name ?? profile.displayName
+        self.address = address
+        self.port = port
+        self.timeScale = timeScale
+        self.stateDirectory = stateDirectory
+        self.password = password
+        self.allowsFileURLs = allowsFileURLs
+        self.seed = seed
+        self.fetchTimeout = fetchTimeout
+    }
+}

@@ -1,0 +1,74 @@
+import Casting
+import Discovery
+import Foundation
+import Synchronization
+
+/// The receivers one `airlabd` hosts, one per profile, and their mDNS advertisements.
+///
+/// mDNS is optional (DESIGN.md §8): without avahi the receivers serve anyway, the publisher waits,
+/// and they are published when avahi appears; when it restarts they are published again.
+public final class ReceiverFleet: Sendable {
+    public let receivers: [Receiver]
+    private let publisher = Mutex<ServicePublisher?>(nil)
+    private let log: @Sendable (String) -> Void
+
+    public init(configurations: [ReceiverConfiguration], planner: CastPlanner, log: @escaping @Sendable (String) -> Void) throws(ReceiverError) {
+        var receivers: [Receiver] = []
+        for configuration in configurations {
+            receivers.append(try Receiver(configuration: configuration, planner: planner, log: log))
+        }
+        self.receivers = receivers
+        self.log = log
+    }
+
+    /// Starts every receiver, or none: if one cannot listen, those started are stopped again.
+    public func start() throws(ReceiverError) {
+        for (index, receiver) in receivers.enumerated() {
+            do throws(ReceiverError) {
+                try receiver.start()
+            } catch {
+                receivers[..<index].forEach { $0.shutdown() }
+                throw error
+            }
+        }
+    }
+
+    /// Advertises every receiver over mDNS. Never fails the daemon: what goes wrong is logged once.
+    public func advertise() {
+        let publisher: ServicePublisher
+        do throws(DiscoveryError) {
+            publisher = try ServicePublisher()
+            for receiver in receivers { try publisher.publish(receiver.advertisement) }
+            try publisher.start()
+        } catch {
+            log("mDNS is off: \(error)")
+            return
+        }
+        self.publisher.withLock { $0 = publisher }
+        let log = self.log
+        Task.detached {
+            var last: PublisherState?
+            for await state in publisher.stateUpdates where state != last {
+                last = state
+                switch state {
+                case .waitingForAvahi: log("mDNS: no avahi-daemon is running; the receivers will be published when one appears")
+                case .published:
+                    let names = publisher.services.map { "\"\($0.publishedName ?? $0.requestedName)\"" }.joined(separator: ", ")
+                    log("mDNS: published \(names) as \(AdvertisedService.airPlayType)")
+                case .failed(let error): log("mDNS: \(error)")
+                case .registering, .stopped: break
+                }
+            }
+        }
+    }
+
+    /// Withdraws the advertisements, then ends every session (reason `shutdown`, reports written) and
+    /// stops serving.
+    public func shutdown() {
+        publisher.withLock { publisher in
+            publisher?.stop()
+            publisher = nil
+        }
+        for receiver in receivers { receiver.shutdown() }
+    }
+}

@@ -1,0 +1,300 @@
+import Casting
+import Emulation
+import Foundation
+import HTTP
+import Reports
+import SenderProtocol
+
+/// The sender protocol's routes (DESIGN.md §3) over one receiver.
+///
+/// Reads that only look at a snapshot (`/playback-info`, `/server-info`, `GET /scrub`) are answered on
+/// the server's polling thread; everything else runs in a task. Every answer carries a reason phrase
+/// and a Content-Length (the HTTP module guarantees both); errors are one line of text.
+struct ReceiverResponder: HTTPResponder {
+    let core: ReceiverCore
+
+    static let plistType = "text/x-apple-plist+xml"
+
+    /// The routes and the methods each takes; anything else is 404, or 405 for a wrong method.
+    static let routes: [String: Set<String>] = [
+        "/server-info": ["GET"], "/play": ["POST"], "/scrub": ["GET", "POST"], "/rate": ["POST"], "/stop": ["POST"],
+        "/playback-info": ["GET"], "/setProperty": ["PUT", "POST"], "/getProperty": ["POST", "GET"], "/reverse": ["POST"],
+        "/events": ["GET"], "/sessions": ["GET"], "/metrics": ["GET"],
+    ]
+
+    func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        let response: HTTPResponse
+        switch (request.method, request.path) {
+        case ("GET", "/playback-info"):
+            let info = core.active.map { PlaybackInfo(engine: $0.engineNow) } ?? .noSession
+            response = HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: info.propertyList())
+        case ("GET", "/server-info"):
+            response = HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: core.identity.serverInfo())
+        case ("GET", "/scrub"):
+            let info = core.active.map { PlaybackInfo(engine: $0.engineNow) } ?? .noSession
+            response = .text(info.scrubText(), contentType: "text/parameters")
+        default:
+            return nil
+        }
+        core.metrics.countRequest(route: request.path, status: response.status)
+        return response
+    }
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        let response: HTTPResponse
+        do throws(ProtocolError) {
+            response = try await route(request)
+        } catch {
+            var headers: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
+            if error.status == 405, let allowed = Self.routes[request.path] { headers.set("Allow", allowed.sorted().joined(separator: ", ")) }
+            response = HTTPResponse(status: error.status, headers: headers, body: Data((error.reason + "\n").utf8))
+        }
+        let route = Self.routes[request.path] != nil ? request.path : request.path.hasPrefix("/sessions/") ? "/sessions/{id}" : "other"
+        core.metrics.countRequest(route: route, status: response.status)
+        return response
+    }
+
+    func connectionClosed(_ connection: HTTPConnectionID) {
+        // Called on the polling thread, which must not wait: ending a session writes its report.
+        Task { [core] in core.connectionClosed(connection) }
+    }
+
+    // MARK: - Routing
+
+    private func route(_ request: HTTPRequest) async throws(ProtocolError) -> HTTPResponse {
+        if request.path.hasPrefix("/sessions/") {
+            guard request.method == "GET" else { throw ProtocolError(status: 405, "\(request.path) takes GET") }
+            return try sessionReport(String(request.path.dropFirst("/sessions/".count)))
+        }
+        guard let methods = Self.routes[request.path] else {
+            throw ProtocolError(status: 404, "no endpoint \(request.path); see DESIGN.md §3 for the sender protocol")
+        }
+        guard methods.contains(request.method) else {
+            throw ProtocolError(status: 405, "\(request.path) takes \(methods.sorted().joined(separator: " or ")), not \(request.method)")
+        }
+        switch request.path {
+        case "/play": return try await play(request)
+        case "/scrub": return try command(try QueryCommand.scrub(request.query))
+        case "/rate": return try command(try QueryCommand.rate(request.query))
+        case "/stop":
+            core.active?.end(reason: "stopped by the sender")
+            return HTTPResponse(status: 200)
+        case "/setProperty": return try await setProperty(request)
+        case "/getProperty": return try getProperty(request)
+        case "/reverse": return try reverse(request)
+        case "/events": return events()
+        case "/sessions": return sessionList()
+        case "/metrics": return metrics()
+        default:
+            // The polling thread answers the rest; a request reaching here took the slow path only.
+            return immediateResponse(to: request) ?? HTTPResponse.text("not found\n", status: 404)
+        }
+    }
+
+    private func play(_ request: HTTPRequest) async throws(ProtocolError) -> HTTPResponse {
+        let play = try PlayRequest.decode(
+            body: request.body, contentType: request.headers["Content-Type"], sessionHeader: request.headers["X-Apple-Session-ID"])
+        let session = try await core.play(play, connection: request.connection)
+        guard PlayRequest.form(of: request.body, contentType: request.headers["Content-Type"]) == .json else {
+            return HTTPResponse(status: 200)
+        }
+        return json(["sessionID": session.id, "profile": session.profile.name, "receiver": core.configuration.name])
+    }
+
+    /// A command to the session playing; a refusal by a restriction is a 403 naming it and the event.
+    private func command(_ command: PlaybackCommand) throws(ProtocolError) -> HTTPResponse {
+        guard let session = core.active else { throw ProtocolError(status: 409, "no session is playing; cast with POST /play first") }
+        let events = session.handle(command)
+        if let refusal = events.first(where: { $0.kind == .commandRefused }) {
+            let error = SenderEvent.refusal(refusal)
+            var headers: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
+            if let restriction = refusal.restriction { headers.set("X-Airlab-Restriction", restriction) }
+            if let eventID = refusal.eventID { headers.set("X-Airlab-Event", eventID) }
+            return HTTPResponse(status: error.status, headers: headers, body: Data((error.reason + "\n").utf8))
+        }
+        return HTTPResponse(status: 200)
+    }
+
+    // MARK: - Properties
+
+    private func propertyName(_ request: HTTPRequest) throws(ProtocolError) -> String {
+        guard let name = request.query.keys.sorted().first, request.query.count == 1 else {
+            throw ProtocolError("\(request.path) needs one property name, such as ?interstitialEvents")
+        }
+        return name
+    }
+
+    private func setProperty(_ request: HTTPRequest) async throws(ProtocolError) -> HTTPResponse {
+        let name = try propertyName(request)
+        let contentType = request.headers["Content-Type"]
+        let change: @Sendable (CastRequest) -> CastRequest
+        switch name {
+        case "interstitialEvents":
+            let events = try PropertyRequest.interstitialEvents(body: request.body, contentType: contentType)
+            change = { cast in
+                var cast = cast
+                cast.clientEvents = cast.clientEvents.map { $0.merging(events) } ?? events
+                return cast
+            }
+        case "automaticallyHandlesInterstitialEvents":
+            let automatic = try PropertyRequest.flag(body: request.body, contentType: contentType, name: name)
+            change = { cast in
+                var cast = cast
+                cast.automaticallyHandlesInterstitials = automatic
+                return cast
+            }
+        default:
+            throw ProtocolError("setProperty knows interstitialEvents and automaticallyHandlesInterstitialEvents, not '\(name)'")
+        }
+        guard let session = core.active else { throw ProtocolError(status: 409, "no session is playing; cast with POST /play first") }
+        do throws(CastError) {
+            try await session.change(change)
+        } catch {
+            throw ProtocolError(status: 422, "\(name): \(error.reason)")
+        }
+        return plist(["errorCode": 0])
+    }
+
+    private func getProperty(_ request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
+        let name = try propertyName(request)
+        let wantsJSON = request.headers["Accept"]?.contains("application/json") == true
+        let value: Any
+        switch name {
+        case "interstitialEvents":
+            value = core.active.map { PropertyResponse.interstitialEvents($0.engineNow.plan) } ?? []
+        case "playbackAccessLog", "playbackErrorLog":
+            guard let session = core.current else {
+                value = [[String: Any]]()
+                break
+            }
+            let report = session.report
+            value = name == "playbackAccessLog"
+                ? PlaybackLogs.accessLog(report, sessionID: session.id, startedAt: session.startedAt)
+                : PlaybackLogs.errorLog(report, sessionID: session.id, startedAt: session.startedAt)
+        default:
+            throw ProtocolError("getProperty knows interstitialEvents, playbackAccessLog and playbackErrorLog, not '\(name)'")
+        }
+        // JSON has no dates: the logs' times are written as ISO 8601 text there.
+        let body = PropertyResponse.body(wantsJSON ? Self.jsonCompatible(value) : value, json: wantsJSON)
+        return HTTPResponse(status: 200, headers: ["Content-Type": body.contentType], body: body.data)
+    }
+
+    private static func jsonCompatible(_ value: Any) -> Any {
+        switch value {
+        case let dictionary as [String: Any]: return dictionary.mapValues(jsonCompatible)
+        case let array as [Any]: return array.map(jsonCompatible)
+        case let date as Date: return ISO8601DateFormatter().string(from: date)
+        default: return value
+        }
+    }
+
+    // MARK: - Events
+
+    private func reverse(_ request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
+        guard request.headers["Upgrade"]?.lowercased().hasPrefix("ptth/") == true else {
+            throw ProtocolError("/reverse needs 'Upgrade: PTTH/1.0' (and 'Connection: Upgrade')")
+        }
+        let hub = core.hub
+        let connection = UpgradedConnection(onClose: { connection, _ in hub.remove(connection) })
+        greet { event, senderSessionID, _ in
+            EventHub.greet(connection, with: event, senderSessionID: senderSessionID ?? request.headers["X-Apple-Session-ID"])
+            hub.add(connection)
+        }
+        return .upgrade(to: request.headers["Upgrade"] ?? "PTTH/1.0", connection, headers: ["Connection": "Upgrade"])
+    }
+
+    private func events() -> HTTPResponse {
+        let hub = core.hub
+        let stream = SSEStream(onClose: { stream, _ in hub.remove(stream) })
+        greet { event, _, sessionID in
+            EventHub.greet(stream, with: event, sessionID: sessionID)
+            hub.add(stream)
+        }
+        return .eventStream(stream)
+    }
+
+    /// Tells a new listener the current state and subscribes it while no event can slip in between.
+    private func greet(_ subscribe: (PlaybackEvent, _ senderSessionID: String?, _ sessionID: String?) -> Void) {
+        if let session = core.current {
+            session.withCurrentState { engine, active in
+                subscribe(Self.snapshot(engine, active: active), session.senderSessionID, active ? session.id : nil)
+            }
+        } else {
+            subscribe(Self.snapshot(nil, active: false), nil, nil)
+        }
+    }
+
+    /// A `state-changed` event describing the state now.
+    static func snapshot(_ engine: PlaybackEngine?, active: Bool) -> PlaybackEvent {
+        guard let engine, active else {
+            return PlaybackEvent(time: engine?.now ?? 0, kind: .stateChanged, state: .idle, position: 0, rate: 0, reason: "no session is playing")
+        }
+        var event = PlaybackEvent(
+            time: engine.now, kind: .stateChanged, state: engine.state, position: engine.position, rate: engine.rate,
+            reason: "the state when this listener joined")
+        event.eventID = engine.currentInterstitial?.eventID
+        event.assetIndex = engine.currentInterstitial?.assetIndex
+        return event
+    }
+
+    // MARK: - Reports and metrics
+
+    private func sessionList() -> HTTPResponse {
+        var list: [[String: Any]] = core.store.entries.map { entry in
+            var item: [String: Any] = [
+                "id": entry.id, "profile": entry.profile, "playlist": entry.playlist, "active": false, "state": "ended",
+                "startedAt": ISO8601DateFormatter().string(from: entry.startedAt),
+            ]
+            if let reason = entry.endReason { item["endReason"] = reason }
+            return item
+        }
+        if let session = core.active {
+            list.append([
+                "id": session.id, "profile": session.profile.name, "playlist": session.playlist, "active": true,
+                "state": session.engineNow.state.rawValue, "startedAt": ISO8601DateFormatter().string(from: session.startedAt),
+            ])
+        }
+        return json(["sessions": list])
+    }
+
+    private func sessionReport(_ rest: String) throws(ProtocolError) -> HTTPResponse {
+        let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+        guard let id = parts.first.map(String.init), !id.isEmpty, parts.count <= 2 else {
+            throw ProtocolError(status: 404, "no such session path /sessions/\(rest)")
+        }
+        let report: SessionReport
+        if let session = core.current, session.id == id {
+            report = session.report
+        } else if let stored = core.store.report(id: id) {
+            report = stored
+        } else {
+            throw ProtocolError(status: 404, "no session '\(id)' on this receiver; GET /sessions lists them")
+        }
+        if parts.count == 2 {
+            guard parts[1] == "timeline.svg" else { throw ProtocolError(status: 404, "sessions have /timeline.svg, not /\(parts[1])") }
+            return .text(TimelineSVG.document([report]), contentType: "image/svg+xml")
+        }
+        let data = (try? SessionStore.encoder.encode(report)) ?? Data("{}".utf8)
+        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: data)
+    }
+
+    private func metrics() -> HTTPResponse {
+        let info = ["name": core.configuration.name, "profile": core.configuration.profile.name, "deviceid": core.identity.deviceID]
+        let text = core.metrics.render(
+            info: info, activeSessions: core.active == nil ? 0 : 1, listeners: core.hub.count,
+            openConnections: core.openConnections())
+        return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+
+    // MARK: - Bodies
+
+    private func json(_ object: [String: Any]) -> HTTPResponse {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: data)
+    }
+
+    private func plist(_ object: [String: Any]) -> HTTPResponse {
+        let data = (try? PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0)) ?? Data()
+        return HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: data)
+    }
+}

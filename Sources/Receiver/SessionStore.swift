@@ -1,0 +1,108 @@
+import Emulation
+import Foundation
+import Synchronization
+
+/// The sessions a receiver has played: reports written to the state directory when a session ends,
+/// atomically (a temporary file renamed into place), and read back when the receiver starts, so
+/// `/sessions` survives restarts.
+final class SessionStore: Sendable {
+    /// One line of `/sessions`.
+    struct Entry: Sendable, Codable {
+        var id: String
+        var startedAt: Date
+        var profile: String
+        var playlist: String
+        var endReason: String?
+    }
+
+    /// The file: the entry and the report together, so a report never loses its place in the list.
+    private struct StoredSession: Codable {
+        var entry: Entry
+        var report: SessionReport
+    }
+
+    private let directory: URL?
+    /// Files in the state directory that are not readable reports (left there, untouched).
+    let unreadable: [String]
+    private let sessions = Mutex<(entries: [Entry], reports: [String: SessionReport])>(([], [:]))
+
+    /// Reads the reports already in `directory`/sessions; a file that cannot be read is skipped and
+    /// named in `unreadable`, never fatal.
+    init(directory: URL?) throws(ReceiverError) {
+        self.directory = directory.map { $0.appendingPathComponent("sessions", isDirectory: true) }
+        guard let folder = self.directory else {
+            unreadable = []
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw ReceiverError("the state directory \(folder.path) cannot be created (\(error.localizedDescription))")
+        }
+        let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
+        var entries: [Entry] = []
+        var reports: [String: SessionReport] = [:]
+        var unreadable: [String] = []
+        let decoder = Self.decoder
+        for file in files where file.pathExtension == "json" {
+            guard let data = try? Data(contentsOf: file), let stored = try? decoder.decode(StoredSession.self, from: data) else {
+                unreadable.append(file.lastPathComponent)
+                continue
+            }
+            entries.append(stored.entry)
+            reports[stored.entry.id] = stored.report
+        }
+        entries.sort { $0.startedAt < $1.startedAt }
+        self.unreadable = unreadable
+        sessions.withLock { $0 = (entries, reports) }
+    }
+
+
+    var entries: [Entry] { sessions.withLock { $0.entries } }
+
+    func report(id: String) -> SessionReport? {
+        sessions.withLock { $0.reports[id] }
+    }
+
+    /// Keeps a finished session; writes it to disk first when there is a state directory. A write that
+    /// fails is returned, and the report is still served from memory.
+    @discardableResult
+    func save(_ entry: Entry, report: SessionReport) -> String? {
+        sessions.withLock { sessions in
+            sessions.entries.append(entry)
+            sessions.reports[entry.id] = report
+        }
+        guard let directory else { return nil }
+        let file = directory.appendingPathComponent("\(entry.id).json")
+        do {
+            let data = try Self.encoder.encode(StoredSession(entry: entry, report: report))
+            // Data.write(.atomic) writes a temporary file beside the target and renames it over.
+            try data.write(to: file, options: .atomic)
+            return nil
+        } catch {
+            return "the report of session \(entry.id) could not be written to \(file.path): \(error.localizedDescription)"
+        }
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+}
+
+/// A receiver that cannot start, with the reason in one line.
+public struct ReceiverError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,79 @@
+@preconcurrency import Glibc
+import Arguments
+import Casting
+import Dispatch
+import Foundation
+import Loading
+import Media
+import Receiver
+
+/// `airlabd`: starts the receivers, advertises them, and runs until SIGTERM or SIGINT.
+enum Airlabd {
+    static let usageStatus: Int32 = 2
+
+    static func main(_ arguments: [String]) async -> Int32 {
+        let options: DaemonOptions
+        do {
+            switch try ArgumentParser.parse(arguments, root: DaemonOptions.spec) {
+            case .help(_, let text):
+                print(text, terminator: "")
+                return 0
+            case .run(let parsed):
+                options = try DaemonOptions(parsed)
+            }
+        } catch {
+            fputs("airlabd: \(error.message) (see 'airlabd --help')\n", stderr)
+            return usageStatus
+        }
+        let log = DaemonLog(format: options.logFormat)
+        // One planner for the fleet: its probe cache serves every receiver.
+        let planner = CastPlanner(loader: ResourceLoader(timeout: 10), prober: ProbeCache(options: ProbeOptions(timeout: 10)))
+        let fleet: ReceiverFleet
+        do throws(ReceiverError) {
+            fleet = try ReceiverFleet(configurations: options.configurations, planner: planner, log: { log.write($0, level: "warning") })
+            try fleet.start()
+        } catch {
+            fputs("airlabd: \(error)\n", stderr)
+            return usageStatus
+        }
+        let signals = SignalWaiter([SIGTERM, SIGINT])
+        for receiver in fleet.receivers {
+            let profile = receiver.configuration.profile.name
+            DaemonLog.announce("receiver \"\(receiver.configuration.name)\" profile \(profile) listening on http://\(hostPart(receiver.configuration.address)):\(receiver.port)")
+        }
+        if options.advertise { fleet.advertise() } else { log.write("mDNS is off (--no-mdns)") }
+        DaemonLog.announce("ready")
+        let signal = await signals.next()
+        log.write("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): ending sessions and stopping")
+        fleet.shutdown()
+        return 0
+    }
+
+    static func hostPart(_ address: String) -> String {
+        address.contains(":") ? "[\(address)]" : address
+    }
+}
+
+/// Waits for the first of some signals, delivered through Dispatch rather than a handler so that the
+/// shutdown runs as ordinary code.
+final class SignalWaiter: Sendable {
+    private let stream: AsyncStream<Int32>
+    private nonisolated(unsafe) let sources: [any DispatchSourceSignal]
+
+    init(_ signals: [Int32]) {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        self.stream = stream
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    func next() async -> Int32 {
+        for await number in stream { return number }
+        return SIGTERM
+    }
+}
