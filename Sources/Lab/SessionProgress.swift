@@ -58,7 +58,16 @@ public struct SessionProgress: Sendable, Equatable {
         default:
             break
         }
-        if event.knownKind != .transitionStarted && interstitial == nil, let position = event.position {
+        switch event.knownKind {
+        case .transitionStarted?, .interstitialStarted?, .assetStarted?, .interstitialEnded?:
+            // Polls measure within what plays: a new context starts without the old one's numbers.
+            position = nil
+            duration = nil
+        default:
+            break
+        }
+        // Events carry primary positions; inside an interstitial only polls know where it is.
+        if interstitial == nil && event.knownKind != .transitionStarted, let position = event.position {
             self.position = position
         }
     }
