@@ -5,10 +5,10 @@ import Synchronization
 /// run that needs no network: any free ports, no mDNS, a state folder of its own that goes away after.
 public final class LocalFleet: Sendable {
     public let receivers: [Receiver]
-    private let daemon: DaemonProcess
+    private let daemon: SpawnedDaemon
     private let folder: URL
 
-    private init(receivers: [Receiver], daemon: DaemonProcess, folder: URL) {
+    private init(receivers: [Receiver], daemon: SpawnedDaemon, folder: URL) {
         self.receivers = receivers
         self.daemon = daemon
         self.folder = folder
@@ -43,9 +43,9 @@ public final class LocalFleet: Sendable {
         var arguments = profiles.flatMap { ["--profile", $0] }
         arguments += ["--address", "127.0.0.1", "--port", "0", "--no-mdns", "--state-dir", stateFolder.path]
         if let timeScale { arguments += ["--time-scale", ReceiverClient.number(timeScale)] }
-        let process: DaemonProcess
+        let process: SpawnedDaemon
         do {
-            process = try DaemonProcess(executable: executable.path, arguments: arguments, errorLog: log)
+            process = try SpawnedDaemon(executable: executable.path, arguments: arguments, errorLog: log)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw FleetError("cannot start a local fleet: \(error)")
@@ -66,7 +66,7 @@ public final class LocalFleet: Sendable {
 
     /// Reads the daemon's announcements until `airlabd: ready`; a daemon that exits first, or takes
     /// longer than `timeout`, is a failure that quotes the last thing it said on stderr.
-    private static func awaitReady(_ process: DaemonProcess, log: URL, timeout: Double) -> Result<[Receiver], FleetError> {
+    private static func awaitReady(_ process: SpawnedDaemon, log: URL, timeout: Double) -> Result<[Receiver], FleetError> {
         let expired = Flag()
         let watchdog = DispatchWorkItem {
             expired.raise()

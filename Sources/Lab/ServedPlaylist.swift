@@ -40,7 +40,7 @@ public final class ServedPlaylist: Sendable {
         }
         // One address serves them all when they share a route; otherwise every address of this machine
         // listens (still only that folder, and only while the cast runs).
-        let bind = routes.count == 1 ? routes[0] : (routes.contains { $0.contains(":") } ? "::" : "0.0.0.0")
+        let bind = routes.count <= 1 ? routes.first ?? "127.0.0.1" : (routes.contains { $0.contains(":") } ? "::" : "0.0.0.0")
         let server = FolderServer(folder: file.deletingLastPathComponent(), address: bind)
         do {
             try server.start()

@@ -28,7 +28,7 @@ enum LabRunCommand {
             """,
         positionals: [PositionalSpec("PLAYLIST", help: "An http(s) URL, or a local playlist's path.")],
         options: [
-            .value("receivers", "all|NAME,…", help: "Discovered receivers to use: all of airlab's, or these names.", default: "all"),
+            .value("receivers", "all|NAME,…", help: "Receivers to use: all of airlab's on mDNS, or names and HOST:PORT addresses.", default: "all"),
             .value("profile", "NAME|FILE", help: "Start a local fleet with a receiver of this profile instead.", repeatable: true),
             .value("events", "FILE", help: "Client interstitial events (JSON in AVPlayerInterstitialEvent's shape)."),
             .value("seed", "N", help: "Seed of the latency draws, the same for every receiver.", default: "1"),
@@ -118,13 +118,13 @@ enum LabRunCommand {
         var receivers: [Receiver]
         var missing: [SimulationReport.Failure] = []
         if options.profiles.isEmpty {
-            let found: [Receiver]
+            let selection: ReceiverSelection
             do {
-                found = try await ReceiverDirectory(timeout: .milliseconds(Int(options.discoveryTimeout * 1000))).discover()
+                selection = try await ReceiverSelection.resolve(
+                    options.receivers, directory: ReceiverDirectory(timeout: .milliseconds(Int(options.discoveryTimeout * 1000))))
             } catch {
-                throw .other("cannot look for receivers over mDNS: \(error); or start a local fleet with --profile")
+                throw .other("cannot look for receivers over mDNS: \(error); give HOST:PORT addresses, or start a local fleet with --profile")
             }
-            let selection = ReceiverSelection.select(options.receivers, from: found)
             receivers = selection.chosen
             missing = selection.missing.map {
                 .init(profile: $0, reason: ReceiverError(receiver: "receiver \"\($0)\"", problem: .notFoundOnNetwork("did not answer on mDNS")).description)

@@ -7,7 +7,7 @@ import Synchronization
 /// Not Foundation's `Process`: a child spawned from one of libdispatch's threads inherits that thread's
 /// signal mask, in which SIGTERM is blocked, so the daemon would ignore a polite stop. Here the mask is
 /// emptied and every signal reset to its default.
-final class DaemonProcess: @unchecked Sendable {
+final class SpawnedDaemon: @unchecked Sendable {
     let pid: pid_t
     private let output: FileHandle
     private let exitStatus = Mutex<Int32?>(nil)
