@@ -101,6 +101,10 @@ let package = Package(
         .executableTarget(name: "airlab-mdns-probe", dependencies: ["Discovery"], path: "Tests/MDNSProbe"),
         .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport", "airlab-mdns-probe"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        /// The sender side against fake receivers and against the real daemon, and the sender's commands.
+        .testTarget(
+            name: "LabTests",
+            dependencies: ["Lab", "HTTP", "Emulation", "Casting", "Reports", "SenderProtocol", "TestSupport", "airlab", "airlabd"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,190 @@
+import Emulation
+import Foundation
+import HTTP
+import Synchronization
+@testable import Lab
+
+/// A receiver that speaks the sender protocol on 127.0.0.1 but plays nothing: a session replays the
+/// events of a simulated one. It lets the sender's tests make a receiver refuse, hold a session until
+/// told to stop, drop its event streams, or vanish, which the real daemon does not do on request.
+final class FakeReceiver: HTTPResponder, @unchecked Sendable {
+    enum Behaviour: Sendable {
+        /// Plays the whole session (and stores its report) before `/play` answers, as a receiver with a
+        /// very fast clock would.
+        case plays
+        /// Keeps the session playing until `/stop` or until the connection that sent an attached `/play` closes.
+        case holds
+        /// Answers `/play` with this status and one line.
+        case refuses(status: Int, message: String)
+        /// Answers `/play`, then stops listening altogether.
+        case vanishesAfterPlay
+        /// Ends the session and closes every event stream before sending its `ended`.
+        case dropsEventStreams
+    }
+
+    struct Session {
+        var id: String
+        var attachedTo: HTTPConnectionID?
+        var report: SessionReport
+        var active: Bool
+    }
+
+    private struct State {
+        var streams: [SSEStream] = []
+        var sessions: [Session] = []
+        var requests: [String] = []
+        var playBodies: [Data] = []
+        var closedConnections: Set<HTTPConnectionID> = []
+    }
+
+    let name: String
+    let profile: String
+    let behaviour: Behaviour
+    private let script: SessionReport
+    private let state = Mutex(State())
+    private(set) var server: HTTPServer!
+
+    init(name: String, profile: String, behaviour: Behaviour) throws {
+        self.name = name
+        self.profile = profile
+        self.behaviour = behaviour
+        script = Self.simulatedSession(profile: profile)
+        server = HTTPServer(configuration: HTTPServerConfiguration(heartbeatIntervalSeconds: 1), responder: self)
+        try server.start()
+    }
+
+    var receiver: Receiver {
+        Receiver(name: name, address: ReceiverAddress(host: "127.0.0.1", port: server.port), profile: profile)
+    }
+
+    var requests: [String] { state.withLock { $0.requests } }
+    var playBodies: [Data] { state.withLock { $0.playBodies } }
+    var sessions: [Session] { state.withLock { $0.sessions } }
+    var closedConnections: Set<HTTPConnectionID> { state.withLock { $0.closedConnections } }
+
+    func stop() {
+        server.stop()
+    }
+
+    /// A 30 s primary with an ad at 10 s that switches in 1200 ms (a frame-rate change) and out in 40 ms.
+    static func simulatedSession(profile: String) -> SessionReport {
+        let ad = PlannedBreak(
+            eventID: "ad-1", position: 10, resumeOffset: 0, restrictions: .skip,
+            assets: [PlannedAsset(uri: "https://ads.example/ad-1.m3u8", duration: 5)],
+            transitionIn: Transition(video: [
+                Transition.Cost(cause: "splice", milliseconds: 50, source: "test"),
+                Transition.Cost(cause: "frame_rate", milliseconds: 1150, source: "test", detail: "30/1 -> 25/1"),
+            ]),
+            transitionOut: Transition(video: [Transition.Cost(cause: "splice", milliseconds: 40, source: "test")]))
+        return Simulation.report(
+            plan: PlaybackPlan(primaryDuration: 30, breaks: [ad]),
+            recorder: SessionRecorder(profile: profile, playlist: "show.m3u8", seed: 1, startPosition: 0))
+    }
+
+    // MARK: - Routes
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        state.withLock { $0.requests.append("\(request.method) \(request.path)") }
+        switch (request.method, request.path) {
+        case ("GET", "/events"):
+            let stream = SSEStream()
+            let current = state.withLock { state -> Session? in
+                state.streams.append(stream)
+                return state.sessions.last { $0.active }
+            }
+            stream.send(event: "state-changed", data: Self.json(
+                PlaybackEvent(time: 0, kind: .stateChanged, state: current == nil ? .idle : .playingPrimary, position: 0, rate: current == nil ? 0 : 1),
+                session: current?.id))
+            return .eventStream(stream)
+        case ("POST", "/play"):
+            return play(request)
+        case ("POST", "/stop"):
+            end(reason: "stopped by the sender") { _ in true }
+            return HTTPResponse(status: 200)
+        case ("GET", "/scrub"):
+            return .text("duration: 30.000000\nposition: 1.000000\n", contentType: "text/parameters")
+        case ("GET", "/server-info"):
+            let plist: [String: Any] = ["name": name, "model": "AirLab1,1", "deviceid": "02:00:00:00:00:01", "airlab.profile": profile]
+            return HTTPResponse(body: try! PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0))
+        case ("GET", "/sessions"):
+            let list = state.withLock { state in
+                state.sessions.map { session -> [String: Any] in
+                    var item: [String: Any] = ["id": session.id, "profile": profile, "playlist": "show.m3u8", "active": session.active, "state": session.active ? "playing-primary" : "ended"]
+                    if let reason = session.report.endReason { item["endReason"] = reason }
+                    return item
+                }
+            }
+            return HTTPResponse(body: try! JSONSerialization.data(withJSONObject: ["sessions": list]))
+        case ("GET", _) where request.path.hasPrefix("/sessions/"):
+            let id = String(request.path.dropFirst("/sessions/".count))
+            guard let session = state.withLock({ $0.sessions.first { $0.id == id } }) else { return .text("no session '\(id)'\n", status: 404) }
+            return HTTPResponse(body: try! JSONEncoder().encode(session.report))
+        default:
+            return .text("no endpoint \(request.path)\n", status: 404)
+        }
+    }
+
+    func connectionClosed(_ connection: HTTPConnectionID) {
+        state.withLock { _ = $0.closedConnections.insert(connection) }
+        end(reason: "the sender closed the connection that sent /play") { $0.attachedTo == connection }
+    }
+
+    private func play(_ request: HTTPRequest) -> HTTPResponse {
+        state.withLock { $0.playBodies.append(request.body) }
+        if case .refuses(let status, let message) = behaviour {
+            return .text(message + "\n", status: status)
+        }
+        let detached = (try? JSONSerialization.jsonObject(with: request.body) as? [String: Any])?["detached"] as? Bool ?? false
+        let id = UUID().uuidString.lowercased()
+        var session = Session(id: id, attachedTo: detached ? nil : request.connection, report: script, active: true)
+        session.report.endReason = nil
+        let events = script.events.filter { $0.kind != .ended }
+        state.withLock { $0.sessions.append(session) }
+        for event in events.prefix(3) { broadcast(event, session: id) }
+        switch behaviour {
+        case .plays:
+            for event in events.dropFirst(3) { broadcast(event, session: id) }
+            end(reason: script.endReason ?? "ended") { $0.id == id }
+        case .holds, .refuses:
+            break
+        case .vanishesAfterPlay:
+            Thread { self.server.stop() }.start()
+        case .dropsEventStreams:
+            state.withLock { state in
+                if let index = state.sessions.firstIndex(where: { $0.id == id }) {
+                    state.sessions[index].active = false
+                    state.sessions[index].report = script
+                }
+                state.streams.forEach { $0.close() }
+                state.streams = []
+            }
+        }
+        return HTTPResponse(headers: ["Content-Type": "application/json"], body: Data("{\"sessionID\":\"\(id)\",\"profile\":\"\(profile)\",\"receiver\":\"\(name)\"}".utf8))
+    }
+
+    /// Ends the active sessions `matching`: the report is stored before `ended` goes out, as the daemon does.
+    private func end(reason: String, matching: (Session) -> Bool) {
+        let ended = state.withLock { state -> [(String, PlaybackEvent)] in
+            var ended: [(String, PlaybackEvent)] = []
+            for index in state.sessions.indices where state.sessions[index].active && matching(state.sessions[index]) {
+                state.sessions[index].active = false
+                state.sessions[index].report = script
+                state.sessions[index].report.endReason = reason
+                ended.append((state.sessions[index].id, PlaybackEvent(time: 1, kind: .ended, state: .ended, position: 1, rate: 0, reason: reason)))
+            }
+            return ended
+        }
+        for (id, event) in ended { broadcast(event, session: id) }
+    }
+
+    private func broadcast(_ event: PlaybackEvent, session: String) {
+        let data = Self.json(event, session: session)
+        for stream in state.withLock({ $0.streams }) { stream.send(event: event.kind.rawValue, data: data) }
+    }
+
+    static func json(_ event: PlaybackEvent, session: String?) -> String {
+        var object = (try? JSONSerialization.jsonObject(with: JSONEncoder().encode(event)) as? [String: Any]) ?? [:]
+        object["session"] = session
+        return String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+}

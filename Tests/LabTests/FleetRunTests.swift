@@ -1,0 +1,101 @@
+import Casting
+import Emulation
+import Foundation
+import Reports
+import Testing
+@testable import Lab
+
+/// A lab run against fake receivers that misbehave in every way a fleet can.
+@Suite("Fleet runs")
+struct FleetRunTests {
+    func order() -> PlayOrder {
+        var order = PlayOrder(url: "http://127.0.0.1:1/show.m3u8")
+        order.script = "at 3 seek 12"
+        return order
+    }
+
+    @Test("Receivers that refuse, vanish or cannot be reached become failures naming them, and no finished result is lost")
+    func failuresDoNotLoseResults() async throws {
+        let playing = try FakeReceiver(name: "Living Room", profile: "apple-tv-4k", behaviour: .plays)
+        let refusing = try FakeReceiver(name: "Kitchen", profile: "smart-tv-low", behaviour: .refuses(status: 422, message: "show.m3u8: no variant is decodable"))
+        let vanishing = try FakeReceiver(name: "Attic", profile: "streaming-stick", behaviour: .vanishesAfterPlay)
+        let dropping = try FakeReceiver(name: "Den", profile: "apple-tv-hd", behaviour: .dropsEventStreams)
+        defer { [playing, refusing, vanishing, dropping].forEach { $0.stop() } }
+        let gone = try FakeReceiver(name: "-", profile: "-", behaviour: .plays)
+        let unreachable = Receiver(name: "Garage", address: ReceiverAddress(host: "127.0.0.1", port: gone.server.port), profile: "soundbar")
+        gone.stop()
+
+        let receivers = [playing.receiver, refusing.receiver, vanishing.receiver, dropping.receiver, unreachable]
+        let run = FleetRun(order: order(), playlist: "show.m3u8", seed: 7)
+        let report = await run.run(on: receivers, url: { "http://127.0.0.1:9/\($0.name ?? "")/show.m3u8" })
+
+        #expect(report.playlist == "show.m3u8" && report.seed == 7)
+        #expect(report.sessions.map(\.profile) == ["apple-tv-4k", "apple-tv-hd"])
+        #expect(report.sessions.allSatisfy { $0.totals.interstitialsPlayed == 1 })
+        let failures = Dictionary(uniqueKeysWithValues: report.failures.map { ($0.profile, $0.reason) })
+        #expect(failures.keys.sorted() == ["smart-tv-low", "soundbar", "streaming-stick"])
+        #expect(failures["smart-tv-low"]?.hasPrefix("receiver \"Kitchen\" (127.0.0.1:") == true)
+        #expect(failures["smart-tv-low"]?.hasSuffix("cannot play the playlist: show.m3u8: no variant is decodable") == true)
+        #expect(failures["streaming-stick"]?.contains("receiver \"Attic\"") == true)
+        #expect(failures["streaming-stick"]?.contains("vanished mid-run") == true)
+        #expect(failures["soundbar"]?.contains("receiver \"Garage\"") == true)
+        #expect(failures["soundbar"]?.contains("cannot be reached") == true)
+        #expect(LabVerdict(report, thresholds: LabThresholds()) == .errors)
+    }
+
+    @Test("Every receiver gets the same detached order with the run's seed and script, at its own URL")
+    func sameOrderForAll() async throws {
+        let first = try FakeReceiver(name: "One", profile: "apple-tv-4k", behaviour: .plays)
+        let second = try FakeReceiver(name: "Two", profile: "smart-tv-high", behaviour: .plays)
+        defer { [first, second].forEach { $0.stop() } }
+        let report = await FleetRun(order: order(), playlist: "show.m3u8", seed: 42)
+            .run(on: [first.receiver, second.receiver], url: { "http://127.0.0.1:9/for-\($0.name ?? "")/show.m3u8" })
+        #expect(report.failures.isEmpty)
+        for fake in [first, second] {
+            let body = try #require(fake.playBodies.first)
+            let object = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+            #expect(object["detached"] as? Bool == true)
+            #expect(object["seed"] as? Int == 42)
+            #expect(object["script"] as? String == "at 3 seek 12")
+            #expect(object["url"] as? String == "http://127.0.0.1:9/for-\(fake.name)/show.m3u8")
+        }
+        // Each session's report was read once it ended.
+        #expect(first.requests.contains { $0.hasPrefix("GET /sessions/") })
+    }
+
+    @Test("Two receivers of one profile keep a lane each, named after the receivers")
+    func sameProfileTwice() async throws {
+        let first = try FakeReceiver(name: "Left", profile: "apple-tv-4k", behaviour: .plays)
+        let second = try FakeReceiver(name: "Right", profile: "apple-tv-4k", behaviour: .plays)
+        defer { [first, second].forEach { $0.stop() } }
+        let report = await FleetRun(order: order(), playlist: "show.m3u8", seed: 1)
+            .run(on: [first.receiver, second.receiver], url: { _ in "http://127.0.0.1:9/show.m3u8" })
+        #expect(report.sessions.map(\.profile) == ["apple-tv-4k @ Left", "apple-tv-4k @ Right"])
+    }
+
+    @Test("The progress of each receiver goes from connecting to its session to ended")
+    func progressUpdates() async throws {
+        let fake = try FakeReceiver(name: "One", profile: "apple-tv-4k", behaviour: .plays)
+        defer { fake.stop() }
+        let lines = Shared<[String]>([])
+        let board = FleetBoard(receivers: [fake.receiver], interactive: false) { text in lines.update { $0.append(text) } }
+        _ = await FleetRun(order: order(), playlist: "show.m3u8", seed: 1)
+            .run(on: [fake.receiver], url: { _ in "http://127.0.0.1:9/show.m3u8" }, update: { board.update($0, $1) })
+        let log = lines.current
+        #expect(log.count == 2, "\(log)")
+        #expect(log.first?.hasPrefix("One: session ") == true)
+        #expect(log.last?.hasPrefix("One: ended (the primary content played to its end); 1 interstitial(s) played, last switch") == true)
+    }
+}
+
+/// A value shared with closures that run on other threads.
+final class Shared<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    var current: Value { lock.withLock { value } }
+
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&value) } }
+}
