@@ -4,7 +4,7 @@ SWIFT ?= swift
 CACHE_DIR ?= $(HOME)/.cache/airlab
 export AIRLAB_TEST_CACHE ?= $(CACHE_DIR)/test-media
 
-.PHONY: all deps build test bench run demo clean
+.PHONY: all deps build test bench run demo lab clean
 
 all: build
 
@@ -31,6 +31,12 @@ run: build
 # A stream with a matching and a mismatching ad, made by ffmpeg, simulated on a high-end and a low-end receiver.
 demo: build
 	$(SWIFT) run airlab simulate "$$(scripts/demo-media "$(CACHE_DIR)/demo")" --profile apple-tv-4k --profile smart-tv-low --do "at 8 seek 25"
+
+# The demo stream on a local fleet of three receivers at 20x real time, reports in ./lab-report. A
+# threshold the demo's mismatching ad fails on purpose exits 1; only a run that broke (2) fails make.
+lab: build
+	$(SWIFT) run airlab lab run "$$(scripts/lab-media "$(CACHE_DIR)/demo")" --profile apple-tv-4k --profile smart-tv-low \
+		--profile streaming-stick --time-scale 20 --do "at 8 seek 25" --max-transition-ms 1000 --out lab-report || [ $$? -eq 1 ]
 
 clean:
 	rm -rf .build

@@ -45,7 +45,10 @@ public struct ReceiverError: Error, Sendable, Equatable, CustomStringConvertible
         case .passwordRequired(let given):
             given ? "refused the password (HTTP 401)" : "requires a password (HTTP 401); give it with --password"
         case .refused(let restriction, let eventID, let message):
-            "refused: " + (restriction.map { r in "\(r) restriction" + (eventID.map { " of interstitial '\($0)'" } ?? "") + ": " } ?? "") + message
+            // The receiver's sentence names the restriction and the event already; the headers stand in when it is empty.
+            message.isEmpty
+                ? "refused the command" + (restriction.map { " (\($0) restriction" + (eventID.map { " of interstitial '\($0)'" } ?? "") + ")" } ?? "")
+                : message
         case .noSession(let message): "plays no session (\(message))"
         case .unplayable(let message): "cannot play the playlist: \(message)"
         case .badRequest(let message): "rejected the request: \(message)"

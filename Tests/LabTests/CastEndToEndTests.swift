@@ -67,10 +67,16 @@ struct CastEndToEndTests {
         #expect(said.contains("ended: \(sessions.first?.endReason ?? "-")"))
     }
 
-    @Test("seek, status, pause, play, stop and watch drive and follow a detached session; no session to drive and an unknown receiver fail naming it")
+    @Test("seek, status, pause, play, stop and watch drive and follow a detached session; refusals, no session and an unknown receiver fail naming it")
     func driveADetachedSession() async throws {
-        let media = try await LabStream.stage(repeats: 20)
+        let media = try await LabStream.stage()
         defer { media.remove() }
+        // A pre-roll the sender adds, declared ten minutes long and restricted SKIP: it still plays
+        // whenever the test's steps happen.
+        let events = try media.write("preroll.json", """
+            [{"identifier": "preroll", "time": 0, "cue": "joinCue", "assets": [{"uri": "ad1/index.m3u8", "duration": 600}],
+              "restrictions": ["requiresPlaybackAtPreferredRateForAdvancement"]}]
+            """)
         let fleet = try await EndToEnd.fleet(["apple-tv-4k"], timeScale: 1, in: media.url)
         defer { Task { await fleet.stop() } }
         let receiver = try #require(fleet.receivers.first)
@@ -86,15 +92,25 @@ struct CastEndToEndTests {
         let greeting = try await EndToEnd.await("\n", in: watchOutput, while: watch)
         #expect(greeting.contains("\"state\":\"idle\""), "\(greeting)")
 
-        let cast = try await BlockingWork.airlab(["cast", media.url.appendingPathComponent("show.m3u8").path, "--detach", "--json"] + to)
+        let cast = try await BlockingWork.airlab(
+            ["cast", media.url.appendingPathComponent("show.m3u8").path, "--detach", "--json", "--events", events.path] + to)
         #expect(cast.status == 0, "\(cast.stderr)")
         let started = try #require(try JSONSerialization.jsonObject(with: Data(cast.stdout.utf8)) as? [String: Any])
         let sessionID = try #require(started["sessionID"] as? String)
         #expect(started["profile"] as? String == "apple-tv-4k")
 
+        // Once the receiver says the pre-roll plays, seeking forward is refused by its SKIP restriction.
+        let playing = try await EndToEnd.await("\"interstitial-started\"", in: watchOutput, while: watch)
+        try #require(playing.contains("\"interstitial-started\""), "\(playing)")
+        let refused = try await BlockingWork.airlab(["seek", "10"] + to)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("airlab seek: receiver 127.0.0.1:\(receiver.port): seek 10 refused by the SKIP restriction of interstitial 'preroll'"))
+
         let status = try await BlockingWork.airlab(["status", "--json"] + to)
         let statusObject = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
-        #expect((statusObject["session"] as? [String: Any])?["id"] as? String == sessionID)
+        let session = try #require(statusObject["session"] as? [String: Any])
+        #expect(session["id"] as? String == sessionID)
+        #expect(session["state"] as? String == "playing-interstitial")
         #expect(statusObject["profile"] as? String == "apple-tv-4k")
 
         #expect(try await BlockingWork.airlab(["pause"] + to).status == 0)
@@ -104,11 +120,12 @@ struct CastEndToEndTests {
         try await BlockingWork.run { watch.waitUntilExit() }
         #expect(watch.exitCode == 0)
         let lines = try String(contentsOf: watchOutput, encoding: .utf8).split(separator: "\n")
-        let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(events.count == lines.count, "every line is one JSON event")
-        #expect(events.contains { $0["kind"] as? String == "rate-changed" && $0["rate"] as? Double == 0 && $0["session"] as? String == sessionID })
-        #expect(events.last?["kind"] as? String == "ended")
-        #expect(events.last?["reason"] as? String == "stopped by the sender")
+        let received = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(received.count == lines.count, "every line is one JSON event")
+        #expect(received.contains { $0["kind"] as? String == "command-refused" && $0["restriction"] as? String == "SKIP" })
+        #expect(received.contains { $0["kind"] as? String == "rate-changed" && $0["rate"] as? Double == 0 && $0["session"] as? String == sessionID })
+        #expect(received.last?["kind"] as? String == "ended")
+        #expect(received.last?["reason"] as? String == "stopped by the sender")
 
         let unknown = try await BlockingWork.airlab(["status", "--to", "Nowhere TV", "--discovery-timeout", "1"])
         #expect(unknown.status == 2)

@@ -17,12 +17,15 @@ struct ReceiverClientTests {
         }
     }
 
-    @Test("A 403 names the restriction and the interstitial from the receiver's headers")
+    @Test("A 403 keeps the receiver's sentence, and its headers name the restriction and the interstitial")
     func refusal() {
         let error = check(
             status: 403, headers: ["X-Airlab-Restriction": "SKIP", "X-Airlab-Event": "ad-1"],
-            body: "seeking forward is not allowed while 'ad-1' plays\n")
-        #expect(error?.description == "receiver \"Living Room\" (10.0.0.5:7000): refused: SKIP restriction of interstitial 'ad-1': seeking forward is not allowed while 'ad-1' plays")
+            body: "seek 25 refused by the SKIP restriction of interstitial 'ad-1'\n")
+        #expect(error?.description == "receiver \"Living Room\" (10.0.0.5:7000): seek 25 refused by the SKIP restriction of interstitial 'ad-1'")
+        #expect(error?.problem == .refused(restriction: "SKIP", eventID: "ad-1", message: "seek 25 refused by the SKIP restriction of interstitial 'ad-1'"))
+        let bare = check(status: 403, headers: ["X-Airlab-Restriction": "JUMP", "X-Airlab-Event": "ad-2"], body: "")
+        #expect(bare?.reason == "refused the command (JUMP restriction of interstitial 'ad-2')")
     }
 
     @Test("Each status a receiver answers with becomes a sentence naming the receiver")
