@@ -18,6 +18,8 @@ public final class HTTPClientConnection: @unchecked Sendable {
         /// False once a response said `Connection: close`, or its body ran to the end of the stream.
         var reusable = true
         var streaming: BodyFraming?
+        /// Whether the response being streamed allows another request once its body is read.
+        var streamedKeepsAlive = false
     }
 
     /// How the body being streamed ends.
@@ -60,9 +62,28 @@ public final class HTTPClientConnection: @unchecked Sendable {
         }
         state.withLock {
             $0.streaming = framing
+            $0.streamedKeepsAlive = $0.reusable
             $0.reusable = false
         }
         return head
+    }
+
+    /// Reads the rest of a body opened with `open(_:)` (a short error answer, say) and returns it;
+    /// afterwards the connection takes another request if the response allowed it.
+    public func finishBody() throws(HTTPClientError) -> Data {
+        var body = Data()
+        while true {
+            let piece = try readBodyChunk(limit: 64 * 1024)
+            if piece.isEmpty { break }
+            body += piece
+            guard body.count <= maxBodySize else { throw .bodyTooLarge(limit: maxBodySize) }
+        }
+        state.withLock { state in
+            if case .untilClose? = state.streaming { state.streamedKeepsAlive = false }
+            state.reusable = state.streamedKeepsAlive
+            state.streaming = nil
+        }
+        return body
     }
 
     /// Changes the timeout of later reads, such as an event stream's, which must outlast its heartbeats.

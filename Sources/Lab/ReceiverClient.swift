@@ -118,18 +118,42 @@ public struct ReceiverClient: Sendable {
         if own { request.headers.set("Connection", "close") }
         let readTimeout = timeout ?? self.timeout
         let sent = request
+        let password = password
+        let address = receiver.address
         let response: HTTPClientResponse
         do {
             response = try await BlockingCall.run { () throws(HTTPClientError) in
                 link.setTimeout(readTimeout)
                 defer { if own { link.close() } }
-                return try link.send(sent)
+                let first = try link.send(sent)
+                // A password-protected receiver answers 401 with a challenge, which is answered once: on the
+                // same connection when it stays open (a kept /play connection must), else on a new one.
+                guard let retry = Self.answering(first, to: sent, password: password) else { return first }
+                if link.isReusable { return try link.send(retry) }
+                guard own else { return first }
+                let fresh = try HTTPClientConnection(host: address.host, port: address.port, timeout: readTimeout)
+                defer { fresh.close() }
+                return try fresh.send(retry)
             }
         } catch {
             throw failure(.connectionLost("\(request.method) \(request.target.split(separator: "?").first ?? ""): \(error)"))
         }
         try check(response)
         return response
+    }
+
+    /// `request` again with an `Authorization` answering `response`'s Digest challenge, when it is a
+    /// 401 with one and a password is known (the user is always `AirPlay`).
+    static func answering(_ response: HTTPClientResponse, to request: HTTPClientRequest, password: String?) -> HTTPClientRequest? {
+        guard response.status == 401, let password,
+            let challenge = response.headers.values(for: "WWW-Authenticate").lazy.compactMap(DigestChallenge.init(header:)).first
+        else { return nil }
+        var retry = request
+        let clientNonce = (0..<4).map { _ in String(UInt32.random(in: 0...UInt32.max), radix: 16) }.joined()
+        retry.headers.set(
+            "Authorization",
+            challenge.authorization(method: request.method, uri: request.target, username: "AirPlay", password: password, clientNonce: clientNonce))
+        return retry
     }
 
     /// Turns a status outside 2xx into the problem it names.

@@ -21,9 +21,18 @@ public final class ReceiverEventFeed: Sendable {
     static func connect(_ client: ReceiverClient) async throws(ReceiverError) -> ReceiverEventFeed {
         let connection = try await client.connect()
         let head: HTTPClientResponseHead
+        let password = client.password
         do {
             head = try await BlockingCall.run { () throws(HTTPClientError) in
-                try connection.open(HTTPClientRequest(method: "GET", target: "/events", headers: ["Accept": "text/event-stream"]))
+                let request = HTTPClientRequest(method: "GET", target: "/events", headers: ["Accept": "text/event-stream"])
+                let head = try connection.open(request)
+                guard head.status == 401, password != nil else { return head }
+                // A password-protected receiver refuses first: answer its challenge on the same connection.
+                let refusal = HTTPClientResponse(head: head, body: try connection.finishBody())
+                guard let retry = ReceiverClient.answering(refusal, to: request, password: password), connection.isReusable else {
+                    return head
+                }
+                return try connection.open(retry)
             }
         } catch {
             connection.close()

@@ -1,6 +1,6 @@
 import Emulation
 import Foundation
-import HTTP
+@testable import HTTP
 import Synchronization
 @testable import Lab
 
@@ -16,7 +16,8 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
         case holds
         /// Answers `/play` with this status and one line.
         case refuses(status: Int, message: String)
-        /// Answers `/play`, then stops listening altogether.
+        /// Answers `/play`, then stops listening altogether: once that answer is out (its connection
+        /// closed, or the sender's next request arrived), so the sender sees a session start and then nothing.
         case vanishesAfterPlay
         /// Ends the session and closes every event stream before sending its `ended`.
         case dropsEventStreams
@@ -35,19 +36,24 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
         var requests: [String] = []
         var playBodies: [Data] = []
         var closedConnections: Set<HTTPConnectionID> = []
+        /// The connection whose /play answer goes out before the receiver vanishes.
+        var vanishAfter: HTTPConnectionID?
     }
 
     let name: String
     let profile: String
     let behaviour: Behaviour
+    /// Asks every request for HTTP Digest credentials (user and realm `AirPlay`) when set.
+    let password: String?
     private let script: SessionReport
     private let state = Mutex(State())
     private(set) var server: HTTPServer!
 
-    init(name: String, profile: String, behaviour: Behaviour) throws {
+    init(name: String, profile: String, behaviour: Behaviour, password: String? = nil) throws {
         self.name = name
         self.profile = profile
         self.behaviour = behaviour
+        self.password = password
         script = Self.simulatedSession(profile: profile)
         server = HTTPServer(configuration: HTTPServerConfiguration(heartbeatIntervalSeconds: 1), responder: self)
         try server.start()
@@ -84,7 +90,19 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
     // MARK: - Routes
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        state.withLock { $0.requests.append("\(request.method) \(request.path)") }
+        let vanishing = state.withLock { state -> Bool in
+            state.requests.append("\(request.method) \(request.path)")
+            return state.vanishAfter != nil
+        }
+        if vanishing {
+            vanish()
+            return .text("gone\n", status: 503)
+        }
+        if let password, !Self.authorized(request, password: password) {
+            return HTTPResponse(
+                status: 401, headers: ["WWW-Authenticate": "Digest realm=\"AirPlay\", nonce=\"\(Self.nonce)\", qop=\"auth\""],
+                body: Data("a password is required\n".utf8))
+        }
         switch (request.method, request.path) {
         case ("GET", "/events"):
             let stream = SSEStream()
@@ -124,9 +142,32 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
         }
     }
 
+    static let nonce = "0123456789abcdef"
+
+    /// Checks the request's Digest answer by computing the one the password gives for its cnonce.
+    static func authorized(_ request: HTTPRequest, password: String) -> Bool {
+        guard let header = request.headers["Authorization"], header.hasPrefix("Digest ") else { return false }
+        let fields = DigestChallenge.parameters(String(header.dropFirst("Digest ".count)))
+        guard fields["username"] == "AirPlay", let uri = fields["uri"], let cnonce = fields["cnonce"],
+            let challenge = DigestChallenge(header: "Digest realm=\"AirPlay\", nonce=\"\(nonce)\", qop=\"auth\"")
+        else { return false }
+        let expected = DigestChallenge.parameters(String(challenge.authorization(
+            method: request.method, uri: uri, username: "AirPlay", password: password, clientNonce: cnonce).dropFirst("Digest ".count)))
+        return fields["response"] == expected["response"] && uri.hasPrefix(request.path)
+    }
+
     func connectionClosed(_ connection: HTTPConnectionID) {
-        state.withLock { _ = $0.closedConnections.insert(connection) }
+        let vanishing = state.withLock { state -> Bool in
+            state.closedConnections.insert(connection)
+            return state.vanishAfter == connection
+        }
+        if vanishing { vanish() }
         end(reason: "the sender closed the connection that sent /play") { $0.attachedTo == connection }
+    }
+
+    /// Stops the server from a thread of its own: stopping waits for handlers, this one among them.
+    private func vanish() {
+        Thread { self.server.stop() }.start()
     }
 
     private func play(_ request: HTTPRequest) -> HTTPResponse {
@@ -148,7 +189,7 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
         case .holds, .refuses:
             break
         case .vanishesAfterPlay:
-            Thread { self.server.stop() }.start()
+            state.withLock { $0.vanishAfter = request.connection }
         case .dropsEventStreams:
             state.withLock { state in
                 if let index = state.sessions.firstIndex(where: { $0.id == id }) {

@@ -99,3 +99,28 @@ final class Shared<Value: Sendable>: @unchecked Sendable {
 
     func update(_ change: (inout Value) -> Void) { lock.withLock { change(&value) } }
 }
+
+@Suite("Password-protected receivers")
+struct PasswordTests {
+    @Test("The right password answers the receiver's Digest challenge for the cast, its events and its report")
+    func rightPassword() async throws {
+        let fake = try FakeReceiver(name: "Den", profile: "apple-tv-4k", behaviour: .plays, password: "sésame")
+        defer { fake.stop() }
+        let report = await FleetRun(order: PlayOrder(url: "http://127.0.0.1:9/show.m3u8"), playlist: "show.m3u8", seed: 1, password: "sésame")
+            .run(on: [fake.receiver], url: { _ in "http://127.0.0.1:9/show.m3u8" })
+        #expect(report.failures.isEmpty, "\(report.failures) \(fake.requests)")
+        #expect(report.sessions.count == 1)
+    }
+
+    @Test("No password, or a wrong one, is a line naming the receiver and what to do")
+    func missingOrWrongPassword() async throws {
+        let fake = try FakeReceiver(name: "Den", profile: "apple-tv-4k", behaviour: .plays, password: "sésame")
+        defer { fake.stop() }
+        for (given, expected) in [(nil, "requires a password (HTTP 401); give it with --password"), ("guess", "refused the password (HTTP 401)")] {
+            let report = await FleetRun(order: PlayOrder(url: "http://127.0.0.1:9/show.m3u8"), playlist: "show.m3u8", seed: 1, password: given)
+                .run(on: [fake.receiver], url: { _ in "http://127.0.0.1:9/show.m3u8" })
+            #expect(report.failures.map(\.reason) == ["receiver \"Den\" (127.0.0.1:\(fake.server.port)): \(expected)"])
+        }
+        #expect(fake.sessions.isEmpty)
+    }
+}
