@@ -94,6 +94,7 @@ let package = Package(
         .executableTarget(name: "airlab-mdns-probe", dependencies: ["Discovery"], path: "Tests/MDNSProbe"),
         .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport", "airlab-mdns-probe"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        .testTarget(name: "ReceiverTests", dependencies: ["TestSupport", "airlabd"]),
     ],
     swiftLanguageModes: [.v6]
 )
