@@ -20,7 +20,7 @@ public struct HTTPReply: Sendable, CustomStringConvertible {
     public var description: String { "\(status) \(reasonPhrase): \(text.prefix(300))" }
 
     /// Reads one response from `data` (head and a body of Content-Length bytes); nil until complete.
-    static func parse(_ data: Data) -> HTTPReply? {
+    public static func parse(_ data: Data) -> HTTPReply? {
         guard let headEnd = data.range(of: Data("\r\n\r\n".utf8)) else { return nil }
         let head = String(decoding: data[..<headEnd.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let statusLine = head[0].split(separator: " ", maxSplits: 2).map(String.init)
