@@ -24,9 +24,10 @@ bench: deps
 	$(SWIFT) build -c release --product airlab-bench
 	.build/release/airlab-bench --python "$(CACHE_DIR)/bench-venv/bin/python" --work "$(CACHE_DIR)/bench"
 
-# The receiver daemon arrives with issue 5; until then `make run` builds the CLI and shows what it can do.
-run: build
-	$(SWIFT) run airlab --help
+# One receiver, an Apple TV 4K, on port 7000 of every interface, advertised over mDNS when avahi runs.
+run: deps
+	$(SWIFT) build --product airlabd
+	.build/debug/airlabd --profile apple-tv-4k --port 7000 --state-dir "$(CACHE_DIR)/state"
 
 # A stream with a matching and a mismatching ad, made by ffmpeg, simulated on a high-end and a low-end receiver.
 demo: build
