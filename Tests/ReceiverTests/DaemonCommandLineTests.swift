@@ -39,6 +39,22 @@ struct DaemonCommandLineTests {
         }
     }
 
+    @Test("--log-format json logs JSON lines; a state directory holding a broken report is logged and left alone, never fatal")
+    func jsonLogAndBrokenState() async throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        _ = try state.write("sessions/broken.json", "{ not a report")
+        try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--log-format", "json", "--state-dir", state.url.path]) { (daemon: DaemonProcess) async throws in
+            #expect(try await daemon.send("GET", "/sessions").text == "{\"sessions\":[]}")
+            let lines = daemon.stderr.split(separator: "\n").map { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            }
+            #expect(!lines.isEmpty && lines.allSatisfy { $0?["level"] is String && $0?["time"] is String }, "\(daemon.stderr)")
+            #expect(lines.contains { ($0?["message"] as? String)?.contains("broken.json") == true }, "\(daemon.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: state.url.appendingPathComponent("sessions/broken.json").path))
+    }
+
     @Test("--help describes the flags and exits 0")
     func help() async throws {
         let result = try await Self.run(["--help"])
