@@ -305,6 +305,39 @@ struct ReceiverProtocolTests {
         }
     }
 
+    @Test("Live: the receiver reloads the playlist every target duration; an interstitial that arrives in a reload plays")
+    func liveReloads() async throws {
+        let primary = try await TestMedia.hls(MediaRecipe.baseline("live-12s") { $0.seconds = 12 }, .transportStream, segmentSeconds: 2)
+        let scratch = try TestMedia.stage(["primary": primary, "ad": try await TestMedia.hls(CastFixture.matchingAd, .transportStream, segmentSeconds: 4)])
+        defer { scratch.remove() }
+        let server = try await BlockingWork.server(serving: scratch.url)
+        defer { server.stop() }
+        func window(_ first: Int, ad: Bool) -> String {
+            var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:\(first)",
+                "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:\(String(format: "%02d", first * 2)).000Z"]
+            if ad {
+                lines.append("#EXT-X-DATERANGE:ID=\"ad\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"2026-01-01T00:00:07.000Z\","
+                    + "X-ASSET-URI=\"\(server.url("ad/index.m3u8").absoluteString)\",DURATION=4")
+            }
+            for segment in first..<(first + 3) { lines += ["#EXTINF:2.0,", "../primary/seg\(segment).ts"] }
+            return lines.joined(separator: "\n") + "\n"
+        }
+        // The cast reads the playlist twice (load and probe); reloads bring the ad, then move the window on.
+        try scratch.write("live.m3u8.1", window(0, ad: false))
+        try scratch.write("live.m3u8.2", window(0, ad: false))
+        try scratch.write("live.m3u8.3", window(1, ad: true))
+        try scratch.write("live.m3u8.4", window(2, ad: true))
+        try scratch.write("live.m3u8.5", window(3, ad: true))
+
+        try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "10"]) { daemon in
+            let id = try await daemon.cast(server.url("_sequence/live.m3u8").absoluteString, extra: ["script": "at 14 stop"])
+            let report = try await daemon.reportWhenEnded(id)
+            #expect(report["endReason"] as? String == "stopped by the sender")
+            #expect((report["totals"] as? [String: Any])?["interstitialsPlayed"] as? Int == 1, "\(timelineShape(report))")
+            #expect(timelineShape(report).contains("I:ad"))
+        }
+    }
+
     // MARK: - Helpers
 
     static func sessions(_ daemon: DaemonProcess) async throws -> [[String: Any]] {
