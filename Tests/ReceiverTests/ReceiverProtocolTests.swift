@@ -121,18 +121,18 @@ struct ReceiverProtocolTests {
     @Test("SKIP: a seek forward or a rate above 1 during an interstitial answers 403 naming SKIP and the event")
     func skipRefusal() async throws {
         try await CastFixture.with { media in
-            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "2"]) { daemon in
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0"]) { daemon in
                 let stream = try await EventStreamListener.connect(port: daemon.port)
                 _ = try await daemon.cast(media.playlist)
                 try await BlockingWork.run { _ = stream.connection.socket.read(untilContains: "event: interstitial-started") }
+                // Pausing is no skipping: allowed, and it holds the ad while the refused commands arrive.
+                #expect(try await daemon.send("POST", "/rate?value=0").status == 200)
                 let seek = try await daemon.send("POST", "/scrub?position=11")
                 #expect(seek.status == 403, "\(seek)")
                 #expect(seek.headers["x-airlab-restriction"] == "SKIP" && seek.headers["x-airlab-event"] == "ad-matching")
                 #expect(seek.text.contains("SKIP") && seek.text.contains("ad-matching"))
                 let rate = try await daemon.send("POST", "/rate?value=2")
                 #expect(rate.status == 403 && rate.headers["x-airlab-restriction"] == "SKIP", "\(rate)")
-                // Pausing is no skipping: allowed.
-                #expect(try await daemon.send("POST", "/rate?value=0").status == 200)
                 let events = try await Self.stop(daemon, stream)
                 let refused = events.filter { $0["kind"] as? String == "command-refused" }
                 #expect(refused.map { $0["restriction"] as? String } == ["SKIP", "SKIP"])
@@ -169,6 +169,8 @@ struct ReceiverProtocolTests {
         try await CastFixture.with { media in
             try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "2"]) { daemon in
                 let id = try await daemon.cast(media.playlist)
+                // Paused before the first ad (2 s in), so the override lands first however slow the machine is.
+                #expect(try await daemon.send("POST", "/rate?value=0").status == 200)
                 let lifted = [["identifier": "ad-matching", "restrictions": [String]()], ["identifier": "ad-mismatching", "restrictions": [String]()]]
                 let set = try await daemon.send("PUT", "/setProperty?interstitialEvents", json: lifted)
                 #expect(set.status == 200, "\(set)")
@@ -178,6 +180,7 @@ struct ReceiverProtocolTests {
                 #expect(events.allSatisfy { ($0["restrictions"] as? [String])?.isEmpty == true })
                 let seek = try await daemon.send("POST", "/scrub?position=11")
                 #expect(seek.status == 200, "\(seek)")
+                #expect(try await daemon.send("POST", "/rate?value=1").status == 200)
                 let report = try await daemon.reportWhenEnded(id)
                 #expect(!timelineShape(report).contains { $0.hasPrefix("I:") })
             }
@@ -189,12 +192,14 @@ struct ReceiverProtocolTests {
         try await CastFixture.with { media in
             try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "2"]) { daemon in
                 let id = try await daemon.cast(media.playlist, extra: ["start": 0])
+                #expect(try await daemon.send("POST", "/rate?value=0").status == 200)
                 let plist = try PropertyListSerialization.data(fromPropertyList: ["value": false], format: .binary, options: 0)
                 let set = try await daemon.send(
                     "PUT", "/setProperty?automaticallyHandlesInterstitialEvents", headers: ["Content-Type": "application/x-apple-binary-plist"], body: plist)
                 #expect(set.status == 200, "\(set)")
                 let schedule = try #require(try await daemon.send("POST", "/getProperty?interstitialEvents").plist)
                 #expect(schedule["errorCode"] as? Int == 0 && (schedule["value"] as? [Any])?.isEmpty == true)
+                #expect(try await daemon.send("POST", "/rate?value=1").status == 200)
                 let report = try await daemon.reportWhenEnded(id)
                 #expect(!timelineShape(report).contains { $0.hasPrefix("I:") })
             }
