@@ -74,7 +74,7 @@ struct ReceiverResponder: HTTPResponder {
         }
         switch request.path {
         case "/play": return try await play(request)
-        case "/scrub": return try command(try QueryCommand.scrub(request.query))
+        case "/scrub" where request.method == "POST": return try command(try QueryCommand.scrub(request.query))
         case "/rate": return try command(try QueryCommand.rate(request.query))
         case "/stop":
             core.active?.end(reason: "stopped by the sender")
@@ -86,8 +86,8 @@ struct ReceiverResponder: HTTPResponder {
         case "/sessions": return sessionList()
         case "/metrics": return metrics()
         default:
-            // The polling thread answers the rest; a request reaching here took the slow path only.
-            return immediateResponse(to: request) ?? HTTPResponse.text("not found\n", status: 404)
+            // The reads the polling thread answers (`immediateResponse`) reach here only if it did not.
+            return immediateResponse(to: request) ?? HTTPResponse.text("no endpoint \(request.path)\n", status: 404)
         }
     }
 
