@@ -95,6 +95,8 @@ let package = Package(
         .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport", "airlab-mdns-probe"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "ReceiverTests", dependencies: ["TestSupport", "airlabd"]),
+        /// Checks the units in systemd/ with systemd-analyze and against the rules they must keep.
+        .testTarget(name: "SystemdUnitTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
