@@ -96,3 +96,35 @@ extension Array where Element: Sendable {
         return results
     }
 }
+
+/// `--password`: HTTP Digest, realm and user `AirPlay`, as legacy receivers ask for it.
+@Suite("airlabd with a password")
+struct DaemonPasswordTests {
+    static func curl(_ arguments: [String]) async throws -> CommandResult {
+        try await BlockingWork.run {
+            try CommandRunner.run(executableURL: URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--show-error", "--max-time", "20"] + arguments)
+        }
+    }
+
+    @Test("Without credentials a cast is answered 401 with a Digest challenge; with AirPlay:PASSWORD it plays; server-info and metrics stay open")
+    func digest() async throws {
+        try await CastFixture.with { media in
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--password", "secret"]) { daemon in
+                let body = "{\"url\": \"\(media.plainPlaylist)\", \"detached\": true}"
+                let refused = try await daemon.send("POST", "/play", headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+                #expect(refused.status == 401)
+                #expect(refused.headers["www-authenticate"]?.hasPrefix("Digest ") == true)
+                #expect(refused.headers["www-authenticate"]?.contains("realm=\"AirPlay\"") == true)
+                #expect(try await daemon.send("GET", "/playback-info").status == 401)
+                #expect(try await daemon.send("GET", "/server-info").status == 200)
+                #expect(try await daemon.send("GET", "/metrics").status == 200)
+
+                let play = ["--digest", "-u", "AirPlay:secret", "-H", "Content-Type: application/json", "-d", body, "-w", "\n%{http_code}", "\(daemon.url)/play"]
+                let accepted = try await Self.curl(play)
+                #expect(accepted.stdout.hasSuffix("\n200") && accepted.stdout.contains("sessionID"), "\(accepted.stdout) \(accepted.stderr)")
+                let wrong = try await Self.curl(["--digest", "-u", "AirPlay:guess", "-o", "/dev/null", "-w", "%{http_code}", "\(daemon.url)/playback-info"])
+                #expect(wrong.stdout == "401")
+            }
+        }
+    }
+}
