@@ -3,8 +3,12 @@
 SWIFT ?= swift
 CACHE_DIR ?= $(HOME)/.cache/airlab
 export AIRLAB_TEST_CACHE ?= $(CACHE_DIR)/test-media
+PREFIX ?= /usr/local
+UNIT_DIR ?= /etc/systemd/system
+# DESTDIR stages an install in another root (a package build); systemd is told only about a real one.
+DESTDIR ?=
 
-.PHONY: all deps build test bench run demo lab clean
+.PHONY: all deps build test bench run demo lab install clean
 
 all: build
 
@@ -24,9 +28,10 @@ bench: deps
 	$(SWIFT) build -c release --product airlab-bench
 	.build/release/airlab-bench --python "$(CACHE_DIR)/bench-venv/bin/python" --work "$(CACHE_DIR)/bench"
 
-# The receiver daemon arrives with issue 5; until then `make run` builds the CLI and shows what it can do.
-run: build
-	$(SWIFT) run airlab --help
+# One receiver, an Apple TV 4K, on port 7000 of every interface, advertised over mDNS when avahi runs.
+run: deps
+	$(SWIFT) build --product airlabd
+	.build/debug/airlabd --profile apple-tv-4k --port 7000 --state-dir "$(CACHE_DIR)/state"
 
 # A stream with a matching and a mismatching ad, made by ffmpeg, simulated on a high-end and a low-end receiver.
 demo: build
@@ -37,6 +42,29 @@ demo: build
 lab: build
 	$(SWIFT) run airlab lab run "$$(scripts/lab-media "$(CACHE_DIR)/demo")" --profile apple-tv-4k --profile smart-tv-low \
 		--profile streaming-stick --time-scale 20 --do "at 8 seek 25" --max-transition-ms 1000 --out lab-report || [ $$? -eq 1 ]
+
+# Release binaries, the shipped profiles and the systemd units. Bundle.module looks for the Emulation
+# module's resource bundle (the profiles) beside the running executable, so it is installed next to
+# the binaries (its other place, the build folder, hides a missing bundle on the machine that built
+# it). The binaries load the Swift runtime from the toolchain that built them, whose path is in their
+# RUNPATH (--static-swift-stdlib leaves FoundationNetworking's libcurl calls unresolved here): keep
+# that toolchain installed, and outside /home and /root, which the units hide from the daemon.
+install: deps
+	$(SWIFT) build -c release --product airlabd
+	$(SWIFT) build -c release --product airlab
+	@set -e; \
+	built="$$($(SWIFT) build -c release --show-bin-path)"; \
+	bindir="$(DESTDIR)$(PREFIX)/bin"; \
+	install -d "$$bindir" "$(DESTDIR)$(UNIT_DIR)"; \
+	install -m 0755 "$$built/airlabd" "$$built/airlab" "$$bindir/"; \
+	rm -rf "$$bindir/airlab_Emulation.resources"; \
+	cp -R "$$built/airlab_Emulation.resources" "$$bindir/"; \
+	for unit in airlabd.service airlabd@.service; do \
+		sed 's|/usr/local/bin/airlabd|$(PREFIX)/bin/airlabd|' "systemd/$$unit" > "$(DESTDIR)$(UNIT_DIR)/$$unit"; \
+		chmod 0644 "$(DESTDIR)$(UNIT_DIR)/$$unit"; \
+	done; \
+	echo "installed airlabd, airlab and their profiles in $$bindir, the units in $(DESTDIR)$(UNIT_DIR)"
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl daemon-reload; fi
 
 clean:
 	rm -rf .build

@@ -94,13 +94,16 @@ let package = Package(
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation", "Media"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Casting", "Emulation"]),
-        .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "Emulation"]),
+        .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "Emulation", "HLS"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "Emulation", "HLS", "Media", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),
         /// Runs a publisher in a process of its own, for the mDNS tests that need a fresh process.
         .executableTarget(name: "airlab-mdns-probe", dependencies: ["Discovery"], path: "Tests/MDNSProbe"),
         .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport", "airlab-mdns-probe"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        .testTarget(name: "ReceiverTests", dependencies: ["TestSupport", "airlabd"]),
+        /// Checks the units in systemd/ with systemd-analyze and against the rules they must keep.
+        .testTarget(name: "SystemdUnitTests", dependencies: ["TestSupport"]),
         /// The sender side against fake receivers and against the real daemon, and the sender's commands.
         .testTarget(
             name: "LabTests",

@@ -11,9 +11,13 @@
 
 /// Starts a daemon with its own polling thread (epoll on Linux), suspend/resume and upgrades allowed,
 /// bound to `address`. One closure serves every callback; a zero limit or timeout means none.
+///
+/// `digest_random` seeds the Digest nonces and must stay unchanged until the daemon stops;
+/// `nonce_nc_slots` is how many nonces libmicrohttpd remembers at once (0 when nothing is protected).
 static inline struct MHD_Daemon *airlab_mhd_start(
     const struct sockaddr *address, bool ipv6,
     unsigned int connection_limit, unsigned int timeout_seconds, size_t memory_limit,
+    const void *digest_random, size_t digest_random_size, unsigned int nonce_nc_slots,
     MHD_AccessHandlerCallback access, MHD_RequestCompletedCallback completed,
     MHD_NotifyConnectionCallback connection_notify, void *closure)
 {
@@ -26,6 +30,8 @@ static inline struct MHD_Daemon *airlab_mhd_start(
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
         MHD_OPTION_NOTIFY_COMPLETED, completed, closure,
         MHD_OPTION_NOTIFY_CONNECTION, connection_notify, closure,
+        MHD_OPTION_DIGEST_AUTH_RANDOM, digest_random_size, digest_random,
+        MHD_OPTION_NONCE_NC_SIZE, nonce_nc_slots,
         MHD_OPTION_END);
 }
 

@@ -20,6 +20,15 @@ enum DaemonCallbacks {
                 method: string(method), path: string(url), version: string(version),
                 headers: values(of: connection, kind: .HEADER_KIND), query: query(of: connection))
             requestSlot.pointee = Unmanaged.passRetained(context).toOpaque()
+            if let verdict = core.credentialVerdict(for: context), verdict != .accepted {
+                // The headers alone decide: a body from a client without credentials is never read.
+                // libmicrohttpd skips it when the answer is queued now, and closes the connection.
+                if context.announcesBody {
+                    return core.queueChallenge(verdict, for: context, closing: true) ? .YES : .NO
+                }
+                context.refusal = verdict
+                return .YES
+            }
             if let length = context.headers["Content-Length"].flatMap(Int.init), length > core.configuration.maxBodySize {
                 return core.queue(tooLarge(core), for: context) ? .YES : .NO
             }
@@ -29,6 +38,9 @@ enum DaemonCallbacks {
 
         let count = uploadSize.pointee
         if count > 0 {
+            // A refused request announced no body; bytes arriving anyway mean a client that cannot
+            // be trusted to frame its next request either.
+            if context.refusal != nil { return .NO }
             let cap = core.configuration.maxBodySize
             if !context.overflowed, context.body.count + count <= cap, let upload {
                 context.body.append(UnsafeRawPointer(upload).assumingMemoryBound(to: UInt8.self), count: count)
@@ -42,6 +54,9 @@ enum DaemonCallbacks {
             }
             uploadSize.pointee = 0
             return .YES
+        }
+        if let refusal = context.refusal {
+            return core.queueChallenge(refusal, for: context, closing: false) ? .YES : .NO
         }
         if context.overflowed {
             return core.queue(tooLarge(core), for: context) ? .YES : .NO

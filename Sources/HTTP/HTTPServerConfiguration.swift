@@ -14,10 +14,13 @@ public struct HTTPServerConfiguration: Sendable {
     public var idleTimeoutSeconds: Int
     /// Seconds between the comment lines that keep event streams alive and reveal clients that left.
     public var heartbeatIntervalSeconds: Double
+    /// When set, requests outside its exempt paths without valid credentials are answered 401 with a
+    /// challenge, and the responder never sees them.
+    public var authentication: DigestAuthentication?
 
     public init(
         address: String = "127.0.0.1", port: UInt16 = 0, maxBodySize: Int = 1 << 20, connectionLimit: Int = 512,
-        idleTimeoutSeconds: Int = 30, heartbeatIntervalSeconds: Double = 15
+        idleTimeoutSeconds: Int = 30, heartbeatIntervalSeconds: Double = 15, authentication: DigestAuthentication? = nil
     ) {
         self.address = address
         self.port = port
@@ -25,6 +28,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionLimit = connectionLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.heartbeatIntervalSeconds = heartbeatIntervalSeconds
+        self.authentication = authentication
     }
 }
 

@@ -17,6 +17,9 @@ final class RequestContext: @unchecked Sendable {
     /// Bytes thrown away after the body went over the cap; past a bound the connection is dropped.
     var discarded = 0
     var overflowed = false
+    /// Credentials were missing or wrong on a request without a body: the challenge waits for the
+    /// final call, which keeps the connection open for the client's retry.
+    var refusal: CredentialVerdict?
     var response: HTTPResponse?
     var stream: SSEStream?
     var upgrade: UpgradedConnection?
@@ -32,6 +35,12 @@ final class RequestContext: @unchecked Sendable {
         self.version = version
         self.headers = headers
         self.query = query
+    }
+
+    /// Whether the headers promise body bytes; HTTP/1.1 has no other way to send any.
+    var announcesBody: Bool {
+        if headers["Transfer-Encoding"] != nil { return true }
+        return headers["Content-Length"].flatMap(Int.init).map { $0 > 0 } ?? false
     }
 
     var request: HTTPRequest {

@@ -10,6 +10,8 @@ import Synchronization
 final class ServerCore: @unchecked Sendable {
     let configuration: HTTPServerConfiguration
     let responder: any HTTPResponder
+    /// Only a server that checks credentials needs one.
+    let nonceSeed: NonceSeed?
 
     struct State {
         var daemon: MHDHandle?
@@ -35,6 +37,7 @@ final class ServerCore: @unchecked Sendable {
     init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
         self.configuration = configuration
         self.responder = responder
+        nonceSeed = configuration.authentication == nil ? nil : NonceSeed()
     }
 
     // MARK: - Lifecycle
@@ -43,10 +46,12 @@ final class ServerCore: @unchecked Sendable {
         var address = try SocketAddress(configuration.address, port: configuration.port)
         let closure = Unmanaged.passUnretained(self).toOpaque()
         let isIPv6 = address.isIPv6
+        let seed = nonceSeed?.bytes
         let daemon = address.withSockaddr { sockaddr in
             airlab_mhd_start(
                 sockaddr, isIPv6, UInt32(clamping: configuration.connectionLimit),
                 UInt32(clamping: max(0, configuration.idleTimeoutSeconds)), 64 * 1024,
+                seed?.baseAddress, seed?.count ?? 0, seed == nil ? 0 : Self.nonceSlots,
                 DaemonCallbacks.access, DaemonCallbacks.completed, DaemonCallbacks.connection, closure)
         }
         guard let daemon else {

@@ -19,7 +19,8 @@ public final class Receiver: Sendable {
         self.configuration = configuration
         core = try ReceiverCore(configuration: configuration, planner: planner, log: log)
         var http = HTTPServerConfiguration(address: configuration.address, port: configuration.port)
-        // AUTH: Digest authentication arrives with the HTTP module's support for it.
+        // Senders read /server-info before they know a password is needed, and scrapers read /metrics.
+        http.authentication = configuration.password.map { DigestAuthentication(password: $0, exemptPaths: ["/server-info", "/metrics"]) }
         let server = HTTPServer(configuration: http, responder: ReceiverResponder(core: core))
         self.server = server
         core.countConnections { [weak server] in server?.statistics.openConnections ?? 0 }

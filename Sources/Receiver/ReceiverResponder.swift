@@ -74,7 +74,7 @@ struct ReceiverResponder: HTTPResponder {
         }
         switch request.path {
         case "/play": return try await play(request)
-        case "/scrub": return try command(try QueryCommand.scrub(request.query))
+        case "/scrub" where request.method == "POST": return try command(try QueryCommand.scrub(request.query))
         case "/rate": return try command(try QueryCommand.rate(request.query))
         case "/stop":
             core.active?.end(reason: "stopped by the sender")
@@ -86,8 +86,8 @@ struct ReceiverResponder: HTTPResponder {
         case "/sessions": return sessionList()
         case "/metrics": return metrics()
         default:
-            // The polling thread answers the rest; a request reaching here took the slow path only.
-            return immediateResponse(to: request) ?? HTTPResponse.text("not found\n", status: 404)
+            // The reads the polling thread answers (`immediateResponse`) reach here only if it did not.
+            return immediateResponse(to: request) ?? HTTPResponse.text("no endpoint \(request.path)\n", status: 404)
         }
     }
 
@@ -106,6 +106,8 @@ struct ReceiverResponder: HTTPResponder {
         guard let session = core.active else { throw ProtocolError(status: 409, "no session is playing; cast with POST /play first") }
         let events = session.handle(command)
         if let refusal = events.first(where: { $0.kind == .commandRefused }) {
+            // Refused without a restriction, the command itself was wrong (a negative rate): a bad request.
+            guard refusal.restriction != nil else { throw ProtocolError(refusal.reason ?? "the command was refused") }
             let error = SenderEvent.refusal(refusal)
             var headers: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
             if let restriction = refusal.restriction { headers.set("X-Airlab-Restriction", restriction) }
@@ -163,14 +165,16 @@ struct ReceiverResponder: HTTPResponder {
         case "interstitialEvents":
             value = core.active.map { PropertyResponse.interstitialEvents($0.engineNow.plan) } ?? []
         case "playbackAccessLog", "playbackErrorLog":
-            guard let session = core.current else {
+            // The session playing, else the last one played: a sender reads the logs after the end too.
+            let latest = core.current.map { (id: $0.id, startedAt: $0.startedAt, report: $0.report) }
+                ?? core.store.entries.last.flatMap { entry in core.store.report(id: entry.id).map { (id: entry.id, startedAt: entry.startedAt, report: $0) } }
+            guard let latest else {
                 value = [[String: Any]]()
                 break
             }
-            let report = session.report
             value = name == "playbackAccessLog"
-                ? PlaybackLogs.accessLog(report, sessionID: session.id, startedAt: session.startedAt)
-                : PlaybackLogs.errorLog(report, sessionID: session.id, startedAt: session.startedAt)
+                ? PlaybackLogs.accessLog(latest.report, sessionID: latest.id, startedAt: latest.startedAt)
+                : PlaybackLogs.errorLog(latest.report, sessionID: latest.id, startedAt: latest.startedAt)
         default:
             throw ProtocolError("getProperty knows interstitialEvents, playbackAccessLog and playbackErrorLog, not '\(name)'")
         }

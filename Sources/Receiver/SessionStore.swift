@@ -5,6 +5,10 @@ import Synchronization
 /// The sessions a receiver has played: reports written to the state directory when a session ends,
 /// atomically (a temporary file renamed into place), and read back when the receiver starts, so
 /// `/sessions` survives restarts.
+///
+/// With a state directory only the list stays in memory and a report is read from its file when asked
+/// for; without one the latest `memoryLimit` reports are kept, so a daemon that runs for months does
+/// not grow without bound.
 final class SessionStore: Sendable {
     /// One line of `/sessions`.
     struct Entry: Sendable, Codable {
@@ -21,6 +25,7 @@ final class SessionStore: Sendable {
         var report: SessionReport
     }
 
+    static let memoryLimit = 200
     private let directory: URL?
     /// Files in the state directory that are not readable reports (left there, untouched).
     let unreadable: [String]
@@ -41,7 +46,6 @@ final class SessionStore: Sendable {
         }
         let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
         var entries: [Entry] = []
-        var reports: [String: SessionReport] = [:]
         var unreadable: [String] = []
         let decoder = Self.decoder
         for file in files where file.pathExtension == "json" {
@@ -50,29 +54,42 @@ final class SessionStore: Sendable {
                 continue
             }
             entries.append(stored.entry)
-            reports[stored.entry.id] = stored.report
         }
         entries.sort { $0.startedAt < $1.startedAt }
         self.unreadable = unreadable
-        sessions.withLock { $0 = (entries, reports) }
+        sessions.withLock { $0 = (entries, [:]) }
     }
-
 
     var entries: [Entry] { sessions.withLock { $0.entries } }
 
     func report(id: String) -> SessionReport? {
-        sessions.withLock { $0.reports[id] }
+        if let kept = sessions.withLock({ $0.reports[id] }) { return kept }
+        if let directory {
+            // Only ids this store listed are read, so a request can never name a file of its own choosing.
+            guard sessions.withLock({ $0.entries.contains { $0.id == id } }) else { return nil }
+            let file = directory.appendingPathComponent("\(id).json")
+            return (try? Data(contentsOf: file)).flatMap { try? Self.decoder.decode(StoredSession.self, from: $0).report }
+        }
+        return nil
     }
 
     /// Keeps a finished session; writes it to disk first when there is a state directory. A write that
-    /// fails is returned, and the report is still served from memory.
+    /// fails is returned for the log, and the report is served from memory instead.
     @discardableResult
     func save(_ entry: Entry, report: SessionReport) -> String? {
-        sessions.withLock { sessions in
-            sessions.entries.append(entry)
-            sessions.reports[entry.id] = report
+        guard let directory else {
+            sessions.withLock { sessions in
+                sessions.entries.append(entry)
+                sessions.reports[entry.id] = report
+                if sessions.entries.count > Self.memoryLimit {
+                    let dropped = sessions.entries.removeFirst()
+                    sessions.reports[dropped.id] = nil
+                }
+            }
+            return nil
         }
-        guard let directory else { return nil }
+        // Listed only once written, so a listed report can always be read.
+        defer { sessions.withLock { $0.entries.append(entry) } }
         let file = directory.appendingPathComponent("\(entry.id).json")
         do {
             let data = try Self.encoder.encode(StoredSession(entry: entry, report: report))
@@ -80,6 +97,8 @@ final class SessionStore: Sendable {
             try data.write(to: file, options: .atomic)
             return nil
         } catch {
+            // Nothing is lost: the report is served from memory until the daemon stops.
+            sessions.withLock { $0.reports[entry.id] = report }
             return "the report of session \(entry.id) could not be written to \(file.path): \(error.localizedDescription)"
         }
     }

@@ -4,11 +4,11 @@ import Synchronization
 /// A blocking TCP client on 127.0.0.1 for what curl will not send: garbage, silence, half a request,
 /// raw bytes after an upgrade. Every read gives up after a receive timeout, so no test can hang on it;
 /// call it only through `BlockingWork.run`.
-final class RawSocket: @unchecked Sendable {
+public final class RawSocket: @unchecked Sendable {
     private let descriptor: Int32
     private let closed = Mutex(false)
 
-    init(port: UInt16, receiveTimeoutSeconds: Int = 10) throws {
+    public init(port: UInt16, host: String = "127.0.0.1", receiveTimeoutSeconds: Int = 10) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawSocketError("socket() failed: errno \(errno)") }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
@@ -16,7 +16,7 @@ final class RawSocket: @unchecked Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -27,17 +27,17 @@ final class RawSocket: @unchecked Sendable {
         }
     }
 
-    func send(_ text: String) throws {
+    public func send(_ text: String) throws {
         try send(Data(text.utf8))
     }
 
-    func send(_ data: Data) throws {
+    public func send(_ data: Data) throws {
         let sent = data.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard sent == data.count else { throw RawSocketError("send() failed: errno \(errno)") }
     }
 
     /// Reads until `received` holds what was read so far, the peer closes, or a read times out.
-    func read(until done: (Data) -> Bool) -> Data {
+    public func read(until done: (Data) -> Bool) -> Data {
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while !done(received) {
@@ -49,17 +49,17 @@ final class RawSocket: @unchecked Sendable {
     }
 
     /// Reads until the text contains `marker`.
-    func read(untilContains marker: String) -> String {
+    public func read(untilContains marker: String) -> String {
         String(decoding: read { String(decoding: $0, as: UTF8.self).contains(marker) }, as: UTF8.self)
     }
 
     /// Everything until the peer closes (or a read times out, which the caller's assertions reveal).
-    func readToEnd() -> String {
+    public func readToEnd() -> String {
         String(decoding: read { _ in false }, as: UTF8.self)
     }
 
     /// True when the peer has closed: a read returns end of file or a reset rather than timing out.
-    func peerClosed() -> Bool {
+    public func peerClosed() -> Bool {
         var byte: UInt8 = 0
         while true {
             let count = recv(descriptor, &byte, 1, 0)
@@ -69,7 +69,7 @@ final class RawSocket: @unchecked Sendable {
     }
 
     /// Closes once; later calls do nothing, so a descriptor number reused elsewhere is never closed.
-    func close() {
+    public func close() {
         let first = closed.withLock { closed in
             defer { closed = true }
             return !closed
@@ -78,7 +78,7 @@ final class RawSocket: @unchecked Sendable {
     }
 }
 
-struct RawSocketError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+public struct RawSocketError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,130 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `airlabd`'s command line: what an operator gets wrong is one clear line and exit status 2.
+@Suite("airlabd's command line")
+struct DaemonCommandLineTests {
+    static func run(_ arguments: [String]) async throws -> CommandResult {
+        try await BlockingWork.run { try CommandRunner.run("airlabd", arguments) }
+    }
+
+    @Test("A bad flag, a bad value, an unknown or unreadable profile: one line on stderr naming it, exit 2", arguments: [
+        (["--profile", "apple-tv-4k", "--frobnicate"], "--frobnicate"),
+        (["--profile", "apple-tv-4k", "--time-scale", "0"], "--time-scale"),
+        (["--profile", "apple-tv-4k", "--port", "70000"], "--port"),
+        (["--profile", "apple-tv-4k", "--log-format", "xml"], "--log-format"),
+        (["--profile", "no-such-tv"], "no-such-tv"),
+        (["--profile", "/nonexistent/tv.json"], "/nonexistent/tv.json"),
+        ([], "--profile"),
+    ])
+    func badCommandLines(_ arguments: [String], _ named: String) async throws {
+        let result = try await Self.run(arguments + ["--address", "127.0.0.1", "--no-mdns"])
+        #expect(result.status == 2, "stdout: \(result.stdout)")
+        #expect(result.stderr.hasPrefix("airlabd: ") && result.stderr.contains(named), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(!result.stdout.contains("ready"))
+    }
+
+    @Test("A port in use: one line naming the address and port, exit 2, and no receiver of the fleet left listening")
+    func portInUse() async throws {
+        try await withDaemon(["--profile", "apple-tv-4k", "--port", "0"]) { running in
+            let taken = running.port
+            // The second receiver of this fleet would take the busy port: the first one must not stay up alone.
+            let result = try await Self.run(["--profile", "smart-tv-low", "--profile", "apple-tv-4k", "--port", String(taken - 1),
+                                             "--address", "127.0.0.1", "--no-mdns"])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("port \(taken)") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            #expect(try await running.send("GET", "/server-info").status == 200)
+        }
+    }
+
+    @Test("--log-format json logs JSON lines; a state directory holding a broken report is logged and left alone, never fatal")
+    func jsonLogAndBrokenState() async throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        _ = try state.write("sessions/broken.json", "{ not a report")
+        try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--log-format", "json", "--state-dir", state.url.path]) { (daemon: DaemonProcess) async throws in
+            #expect(try await daemon.send("GET", "/sessions").text == "{\"sessions\":[]}")
+            let lines = daemon.stderr.split(separator: "\n").map { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            }
+            #expect(!lines.isEmpty && lines.allSatisfy { $0?["level"] is String && $0?["time"] is String }, "\(daemon.stderr)")
+            #expect(lines.contains { ($0?["message"] as? String)?.contains("broken.json") == true }, "\(daemon.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: state.url.appendingPathComponent("sessions/broken.json").path))
+    }
+
+    @Test("--help describes the flags and exits 0")
+    func help() async throws {
+        let result = try await Self.run(["--help"])
+        #expect(result.status == 0)
+        for flag in ["--profile", "--name", "--port", "--time-scale", "--state-dir", "--password", "--allow-file-urls", "--no-mdns", "--log-format"] {
+            #expect(result.stdout.contains(flag), "\(flag)")
+        }
+    }
+
+    @Test("A fleet takes consecutive ports, names each receiver after its profile, and keeps each profile's reports apart")
+    func fleet() async throws {
+        let state = try Scratch()
+        defer { state.remove() }
+        // Find a free block by asking for port 0 first, then use it and the next two.
+        let probe = try await DaemonProcess.start(["--profile", "apple-tv-4k", "--port", "0"], in: state.url)
+        let base = probe.port
+        await probe.stop()
+        try await withDaemon(["--profile", "apple-tv-4k", "--profile", "smart-tv-low", "--profile", "soundbar", "--port", String(base),
+                              "--name", "Lab", "--state-dir", state.url.path]) { daemon in
+            #expect(daemon.receivers.map(\.port) == [base, base + 1, base + 2])
+            #expect(daemon.receivers.map(\.name) == ["Lab (apple-tv-4k)", "Lab (smart-tv-low)", "Lab (soundbar)"])
+            for receiver in daemon.receivers {
+                let info = try #require(try await HTTPTestClient.send(port: receiver.port, "GET", "/server-info").plist)
+                #expect(info["airlab.profile"] as? String == receiver.profile)
+                #expect(info["name"] as? String == receiver.name)
+            }
+            let ids = try await daemon.receivers.asyncMap { try #require(try await HTTPTestClient.send(port: $0.port, "GET", "/server-info").plist?["deviceid"] as? String) }
+            #expect(Set(ids).count == 3)
+        }
+        let folders = try FileManager.default.contentsOfDirectory(atPath: state.url.path).filter { !$0.hasPrefix("airlabd-") }.sorted()
+        #expect(folders == ["apple-tv-4k", "smart-tv-low", "soundbar"])
+    }
+}
+
+extension Array where Element: Sendable {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
+
+/// `--password`: HTTP Digest, realm and user `AirPlay`, as legacy receivers ask for it.
+@Suite("airlabd with a password")
+struct DaemonPasswordTests {
+    static func curl(_ arguments: [String]) async throws -> CommandResult {
+        try await BlockingWork.run {
+            try CommandRunner.run(executableURL: URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--show-error", "--max-time", "20"] + arguments)
+        }
+    }
+
+    @Test("Without credentials a cast is answered 401 with a Digest challenge; with AirPlay:PASSWORD it plays; server-info and metrics stay open")
+    func digest() async throws {
+        try await CastFixture.with { media in
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--password", "secret"]) { daemon in
+                let body = "{\"url\": \"\(media.plainPlaylist)\", \"detached\": true}"
+                let refused = try await daemon.send("POST", "/play", headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+                #expect(refused.status == 401)
+                #expect(refused.headers["www-authenticate"]?.hasPrefix("Digest ") == true)
+                #expect(refused.headers["www-authenticate"]?.contains("realm=\"AirPlay\"") == true)
+                #expect(try await daemon.send("GET", "/playback-info").status == 401)
+                #expect(try await daemon.send("GET", "/server-info").status == 200)
+                #expect(try await daemon.send("GET", "/metrics").status == 200)
+
+                let play = ["--digest", "-u", "AirPlay:secret", "-H", "Content-Type: application/json", "-d", body, "-w", "\n%{http_code}", "\(daemon.url)/play"]
+                let accepted = try await Self.curl(play)
+                #expect(accepted.stdout.hasSuffix("\n200") && accepted.stdout.contains("sessionID"), "\(accepted.stdout) \(accepted.stderr)")
+                let wrong = try await Self.curl(["--digest", "-u", "AirPlay:guess", "-o", "/dev/null", "-w", "%{http_code}", "\(daemon.url)/playback-info"])
+                #expect(wrong.stdout == "401")
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Emulation
+import Foundation
+import HLS
+import Testing
+@testable import SenderProtocol
+
+@Suite("setProperty and getProperty bodies")
+struct PropertyTests {
+    @Test("interstitialEvents arrive as a plist {value: […]} with dates, as JSON {value: …}, or as a bare JSON array")
+    func interstitialEventForms() throws {
+        let date = Date(timeIntervalSince1970: 1_767_225_610)
+        let event: [String: Any] = ["identifier": "ad-9", "date": date, "assets": [["uri": "http://example.com/a.m3u8", "duration": 5.0]]]
+        let plist = try PropertyListSerialization.data(fromPropertyList: ["value": [event]], format: .binary, options: 0)
+        let fromPlist = try PropertyRequest.interstitialEvents(body: plist, contentType: "application/x-apple-binary-plist")
+        #expect(fromPlist.identifiers == ["ad-9"])
+        let applied = try fromPlist.applied(to: [])
+        #expect(applied.first.map { if case .date(let anchor) = $0.anchor { anchor == date } else { false } } == true)
+
+        let wrapped = try PropertyRequest.interstitialEvents(body: Data(#"{"value": [{"identifier": "ad-1", "restrictions": []}]}"#.utf8), contentType: "application/json")
+        let bare = try PropertyRequest.interstitialEvents(body: Data(#"[{"identifier": "ad-1", "restrictions": []}]"#.utf8), contentType: nil)
+        #expect(wrapped.identifiers == ["ad-1"] && bare.identifiers == ["ad-1"])
+    }
+
+    @Test("A later setProperty replaces an earlier event with the same identifier whole and keeps the others")
+    func mergingByIdentifier() throws {
+        let first = try ClientEvents(parsing: Data(#"[{"identifier": "a", "restrictions": []}, {"identifier": "b", "restrictions": []}]"#.utf8))
+        let later = try ClientEvents(parsing: Data(#"[{"identifier": "a", "willPlayOnce": true}]"#.utf8))
+        #expect(first.merging(later).identifiers == ["b", "a"])
+    }
+
+    @Test("Flags are true or false (or 1 and 0); anything else is a 400 naming the property", arguments: [
+        ("<plist><dict><key>value</key><false/></dict></plist>", false as Bool?),
+        ("true", true), ("{\"value\": 1}", true), ("\"yes\"", nil), ("{\"value\": 2}", nil), ("", nil),
+    ])
+    func flags(_ body: String, _ expected: Bool?) {
+        let result = try? PropertyRequest.flag(body: Data(body.utf8), contentType: nil, name: "automaticallyHandlesInterstitialEvents")
+        #expect(result == expected)
+    }
+
+    @Test("The effective schedule names restrictions the way AVFoundation does, and the plist answer wraps it in errorCode and value")
+    func scheduleAnswer() throws {
+        let plan = PlaybackPlan(primaryDuration: 60, breaks: [
+            PlannedBreak(eventID: "ad", position: 20, resumeOffset: 0, restrictions: [.skip, .jump], assets: [PlannedAsset(uri: "a.m3u8", duration: 5)]),
+        ])
+        let value = PropertyResponse.interstitialEvents(plan)
+        #expect(value.first?["restrictions"] as? [String] == ["constrainsSeekingForwardInPrimaryContent", "requiresPlaybackAtPreferredRateForAdvancement"])
+        let body = PropertyResponse.body(value, json: false)
+        #expect(body.contentType == "text/x-apple-plist+xml")
+        let decoded = try #require(try PropertyListSerialization.propertyList(from: body.data, format: nil) as? [String: Any])
+        #expect(decoded["errorCode"] as? Int == 0 && (decoded["value"] as? [[String: Any]])?.first?["identifier"] as? String == "ad")
+    }
+}
