@@ -42,6 +42,7 @@ public struct AttachedCast: Sendable {
         let connection: HTTPClientConnection
         do throws(ReceiverError) {
             connection = try await client.connect()
+            try await client.authenticate(on: connection)
         } catch {
             feed.close()
             throw error

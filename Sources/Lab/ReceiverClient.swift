@@ -11,12 +11,18 @@ public struct ReceiverClient: Sendable {
     public var receiver: Receiver
     /// Seconds to connect and, afterwards, for each read and write.
     public var timeout: Double
-    public var password: String?
+    public var password: String? {
+        didSet { credentials = DigestCredentials(password: password) }
+    }
+    /// The receiver's last Digest challenge, shared by the copies of this client, so that a request
+    /// that cannot be repeated (`/play` on a connection that must stay open) is answered at once.
+    private(set) var credentials: DigestCredentials?
 
     public init(_ receiver: Receiver, timeout: Double = 10, password: String? = nil) {
         self.receiver = receiver
         self.timeout = timeout
         self.password = password
+        credentials = DigestCredentials(password: password)
     }
 
     // MARK: - Commands
@@ -95,6 +101,26 @@ public struct ReceiverClient: Sendable {
 
     // MARK: - The exchange
 
+    /// Learns the receiver's Digest challenge for `POST /play` on `connection` before the real one.
+    ///
+    /// A receiver refuses a request with a body it will not read by closing the connection, and the
+    /// connection that sends `/play` must stay open for the whole cast; an empty `/play` without
+    /// credentials is refused with the connection kept, and its nonce answers the real one.
+    func authenticate(on connection: HTTPClientConnection) async throws(ReceiverError) {
+        guard let credentials else { return }
+        let probe = HTTPClientRequest(method: "POST", target: "/play", headers: ["Content-Type": "application/json"])
+        let timeout = timeout
+        do {
+            let answer = try await BlockingCall.run { () throws(HTTPClientError) in
+                connection.setTimeout(timeout)
+                return try connection.send(probe)
+            }
+            credentials.learn(from: answer, for: probe)
+        } catch {
+            throw failure(.connectionLost("POST /play: \(error)"))
+        }
+    }
+
     /// A connection to the receiver, for callers that keep one open.
     public func connect() async throws(ReceiverError) -> HTTPClientConnection {
         let address = receiver.address
@@ -116,9 +142,10 @@ public struct ReceiverClient: Sendable {
         if let connection { link = connection } else { link = try await connect() }
         var request = request
         if own { request.headers.set("Connection", "close") }
+        credentials?.authorize(&request)
         let readTimeout = timeout ?? self.timeout
         let sent = request
-        let password = password
+        let credentials = credentials
         let address = receiver.address
         let response: HTTPClientResponse
         do {
@@ -128,7 +155,7 @@ public struct ReceiverClient: Sendable {
                 let first = try link.send(sent)
                 // A password-protected receiver answers 401 with a challenge, which is answered once: on the
                 // same connection when it stays open (a kept /play connection must), else on a new one.
-                guard let retry = Self.answering(first, to: sent, password: password) else { return first }
+                guard let retry = credentials?.answering(first, to: sent) else { return first }
                 if link.isReusable { return try link.send(retry) }
                 guard own else { return first }
                 let fresh = try HTTPClientConnection(host: address.host, port: address.port, timeout: readTimeout)
@@ -140,20 +167,6 @@ public struct ReceiverClient: Sendable {
         }
         try check(response)
         return response
-    }
-
-    /// `request` again with an `Authorization` answering `response`'s Digest challenge, when it is a
-    /// 401 with one and a password is known (the user is always `AirPlay`).
-    static func answering(_ response: HTTPClientResponse, to request: HTTPClientRequest, password: String?) -> HTTPClientRequest? {
-        guard response.status == 401, let password,
-            let challenge = response.headers.values(for: "WWW-Authenticate").lazy.compactMap(DigestChallenge.init(header:)).first
-        else { return nil }
-        var retry = request
-        let clientNonce = (0..<4).map { _ in String(UInt32.random(in: 0...UInt32.max), radix: 16) }.joined()
-        retry.headers.set(
-            "Authorization",
-            challenge.authorization(method: request.method, uri: request.target, username: "AirPlay", password: password, clientNonce: clientNonce))
-        return retry
     }
 
     /// Turns a status outside 2xx into the problem it names.

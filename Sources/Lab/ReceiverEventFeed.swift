@@ -21,17 +21,16 @@ public final class ReceiverEventFeed: Sendable {
     static func connect(_ client: ReceiverClient) async throws(ReceiverError) -> ReceiverEventFeed {
         let connection = try await client.connect()
         let head: HTTPClientResponseHead
-        let password = client.password
+        let credentials = client.credentials
         do {
             head = try await BlockingCall.run { () throws(HTTPClientError) in
-                let request = HTTPClientRequest(method: "GET", target: "/events", headers: ["Accept": "text/event-stream"])
+                var request = HTTPClientRequest(method: "GET", target: "/events", headers: ["Accept": "text/event-stream"])
+                credentials?.authorize(&request)
                 let head = try connection.open(request)
-                guard head.status == 401, password != nil else { return head }
+                guard head.status == 401, let credentials else { return head }
                 // A password-protected receiver refuses first: answer its challenge on the same connection.
                 let refusal = HTTPClientResponse(head: head, body: try connection.finishBody())
-                guard let retry = ReceiverClient.answering(refusal, to: request, password: password), connection.isReusable else {
-                    return head
-                }
+                guard let retry = credentials.answering(refusal, to: request), connection.isReusable else { return head }
                 return try connection.open(retry)
             }
         } catch {

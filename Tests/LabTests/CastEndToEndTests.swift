@@ -131,4 +131,30 @@ struct CastEndToEndTests {
         #expect(unknown.status == 2)
         #expect(unknown.stderr.hasPrefix("airlab status: receiver \"Nowhere TV\": "))
     }
+
+    @Test("A password-protected receiver takes an attached cast, its events and its polls with the password, and refuses it without")
+    func password() async throws {
+        let media = try await LabStream.stage()
+        defer { media.remove() }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let fleet = try await DaemonProcess.start(
+            ["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "20", "--password", "sésame", "--state-dir", scratch.url.appendingPathComponent("state").path],
+            in: scratch.url)
+        defer { Task { await fleet.stop() } }
+        let receiver = try #require(fleet.receivers.first)
+        let cast = ["cast", media.url.appendingPathComponent("show.m3u8").path, "--to", EndToEnd.address(receiver), "--json"]
+
+        let refused = try await BlockingWork.airlab(cast)
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "airlab cast: receiver \"\(receiver.name)\" (127.0.0.1:\(receiver.port)): requires a password (HTTP 401); give it with --password\n")
+        let wrong = try await BlockingWork.airlab(cast + ["--password", "guess"])
+        #expect(wrong.stderr.hasSuffix("refused the password (HTTP 401)\n"))
+
+        let played = try await BlockingWork.airlab(cast + ["--password", "sésame"])
+        #expect(played.status == 0, "\(played.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(played.stdout.utf8)) as? [String: Any])
+        #expect((report["totals"] as? [String: Any])?["interstitialsPlayed"] as? Int == 2)
+        #expect(report["endReason"] as? String == "the primary content played to its end")
+    }
 }

@@ -152,7 +152,8 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
             let challenge = DigestChallenge(header: "Digest realm=\"AirPlay\", nonce=\"\(nonce)\", qop=\"auth\"")
         else { return false }
         let expected = DigestChallenge.parameters(String(challenge.authorization(
-            method: request.method, uri: uri, username: "AirPlay", password: password, clientNonce: cnonce).dropFirst("Digest ".count)))
+            method: request.method, uri: uri, username: "AirPlay", password: password, clientNonce: cnonce,
+            count: Int(fields["nc"] ?? "1", radix: 16) ?? 1).dropFirst("Digest ".count)))
         return fields["response"] == expected["response"] && uri.hasPrefix(request.path)
     }
 
