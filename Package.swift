@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),
         /// Runs a publisher in a process of its own, for the mDNS tests that need a fresh process.
         .executableTarget(name: "airlab-mdns-probe", dependencies: ["Discovery"], path: "Tests/MDNSProbe"),
-        .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport", "airlab-mdns-probe"]),
+        .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport", "airlab-mdns-probe", "airlab", "airlabd"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "ReceiverTests", dependencies: ["TestSupport", "airlabd"]),
         /// Checks the units in systemd/ with systemd-analyze and against the rules they must keep.
