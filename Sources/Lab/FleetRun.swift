@@ -95,7 +95,7 @@ public struct FleetRun: Sendable {
             if Task.isCancelled {
                 // Interrupted (Ctrl-C): a detached session would play on without its sender.
                 try? await client.stop()
-                return fail(client.failure(.connectionLost("the run was interrupted; the session was stopped")))
+                return fail(client.failure(.interrupted))
             }
             if case .ended = outcome { break }
             attempts += 1

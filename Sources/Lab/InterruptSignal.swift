@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -49,22 +48,38 @@ public final class Interruption: Sendable {
         }
     }
 
-    /// An interruption that happens on SIGINT. The signal's default action (ending the process) is
-    /// replaced for the rest of the process's life.
+    /// An interruption that happens on SIGINT; a second SIGINT ends the process at once (status 130),
+    /// for a user whose receiver does not answer the stop.
+    ///
+    /// A plain signal handler writes to a pipe that a thread of its own waits on: a handler runs on
+    /// whichever thread the kernel picks and may do little more than `write` and `_exit`, which is
+    /// also what the second Ctrl-C needs.
     public static func onInterruptSignal() -> Interruption {
         let interruption = Interruption()
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return interruption }
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        interruptPipeWriteEnd = ends[1]
         unblockTerminationSignals()
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { interruption.happen() }
-        source.resume()
-        signalSources.withLock { $0.append(SignalSource(source)) }
+        signal(SIGINT) { _ in
+            interruptsReceived += 1
+            if interruptsReceived > 1 { _exit(130) }
+            var byte: UInt8 = 1
+            _ = write(interruptPipeWriteEnd, &byte, 1)
+        }
+        let readEnd = ends[0]
+        Thread {
+            var byte: UInt8 = 0
+            while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
+            interruption.happen()
+        }.start()
         return interruption
     }
 
     /// Unblocks SIGINT and SIGTERM in the calling thread, which inherited its mask from whoever started
-    /// the process (a program spawning from one of libdispatch's threads passes SIGTERM blocked).
-    /// Call it first thing on the main thread, before other threads exist to inherit the mask.
+    /// the process (a program spawning from one of libdispatch's threads passes SIGTERM blocked), so
+    /// that at least one thread takes the signal.
     public static func unblockTerminationSignals() {
         var signals = sigset_t()
         sigemptyset(&signals)
@@ -72,12 +87,8 @@ public final class Interruption: Sendable {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
-
-    /// Dispatch sources live only while referenced; these live as long as the process.
-    private static let signalSources = Mutex<[SignalSource]>([])
 }
 
-private final class SignalSource: @unchecked Sendable {
-    let source: any DispatchSourceSignal
-    init(_ source: any DispatchSourceSignal) { self.source = source }
-}
+/// Written by the SIGINT handler, which can reach nothing but globals; set before it is installed.
+nonisolated(unsafe) private var interruptPipeWriteEnd: Int32 = -1
+nonisolated(unsafe) private var interruptsReceived = 0

@@ -8,6 +8,8 @@ public struct ReceiverError: Error, Sendable, Equatable, CustomStringConvertible
         case connectionLost(String)
         /// It answered when the run began, then stopped answering before its session ended.
         case vanished(String)
+        /// The user interrupted the run; the receiver was told to stop its session.
+        case interrupted
         /// 401: a password is required, or the one given was wrong.
         case passwordRequired(given: Bool)
         /// 403: a restriction of the interstitial playing refused the command.
@@ -42,6 +44,7 @@ public struct ReceiverError: Error, Sendable, Equatable, CustomStringConvertible
         case .unreachable(let detail): "cannot be reached (\(detail))"
         case .connectionLost(let detail): "stopped answering (\(detail))"
         case .vanished(let detail): "vanished mid-run (\(detail))"
+        case .interrupted: "interrupted; its session was told to stop"
         case .passwordRequired(let given):
             given ? "refused the password (HTTP 401)" : "requires a password (HTTP 401); give it with --password"
         case .refused(let restriction, let eventID, let message):

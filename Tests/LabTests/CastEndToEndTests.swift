@@ -49,7 +49,7 @@ struct CastEndToEndTests {
         let receiver = try #require(fleet.receivers.first)
         let output = media.url.appendingPathComponent("cast.out")
         let cast = try EndToEnd.spawnAirlab(["cast", media.url.appendingPathComponent("show.m3u8").path, "--to", EndToEnd.address(receiver)], output: output)
-        let started = try await EndToEnd.await("Ctrl-C stops it", in: output, while: cast)
+        let started = try await EndToEnd.waitForOutput("Ctrl-C stops it", in: output, while: cast)
         try #require(started.contains("Ctrl-C stops it"), "airlab cast said: \(started)")
         let playing = try await EndToEnd.sessions(receiver)
         #expect(playing.count == 1 && playing.first?.active == true)
@@ -89,7 +89,7 @@ struct CastEndToEndTests {
         // watch subscribes first and says so with the state it joined in.
         let watchOutput = media.url.appendingPathComponent("watch.out")
         let watch = try EndToEnd.spawnAirlab(["watch", "--json", "--until-end"] + to, output: watchOutput)
-        let greeting = try await EndToEnd.await("\n", in: watchOutput, while: watch)
+        let greeting = try await EndToEnd.waitForOutput("\n", in: watchOutput, while: watch)
         #expect(greeting.contains("\"state\":\"idle\""), "\(greeting)")
 
         let cast = try await BlockingWork.airlab(
@@ -100,7 +100,7 @@ struct CastEndToEndTests {
         #expect(started["profile"] as? String == "apple-tv-4k")
 
         // Once the receiver says the pre-roll plays, seeking forward is refused by its SKIP restriction.
-        let playing = try await EndToEnd.await("\"interstitial-started\"", in: watchOutput, while: watch)
+        let playing = try await EndToEnd.waitForOutput("\"interstitial-started\"", in: watchOutput, while: watch)
         try #require(playing.contains("\"interstitial-started\""), "\(playing)")
         let refused = try await BlockingWork.airlab(["seek", "10"] + to)
         #expect(refused.status == 1)

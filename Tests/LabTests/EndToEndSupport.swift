@@ -28,10 +28,16 @@ enum EndToEnd {
     }
 
     /// Waits, reading `file` every 20 ms for up to 60 s, until it holds `marker`; the file's text.
-    static func await(_ marker: String, in file: URL, while process: SpawnedProcess) async throws -> String {
+    static func waitForOutput(_ marker: String, in file: URL, while process: SpawnedProcess) async throws -> String {
+        try await waitForOutput(in: file, while: process) { $0.contains(marker) }
+    }
+
+    /// Waits, reading `file` every 20 ms for up to 60 s, until its text satisfies `done` or `process`
+    /// ends; the file's text. What the process wrote decides, the pace only bounds the polling.
+    static func waitForOutput(in file: URL, while process: SpawnedProcess, until done: (String) -> Bool) async throws -> String {
         for _ in 0..<3000 {
             let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-            if text.contains(marker) || !process.isRunning { return text }
+            if done(text) || !process.isRunning { return text }
             try await Task.sleep(for: .milliseconds(20))
         }
         return (try? String(contentsOf: file, encoding: .utf8)) ?? ""

@@ -116,6 +116,41 @@ struct LabRunEndToEndTests {
         #expect(try junit.nodes(forXPath: "//testsuite[@name='apple-tv-4k']/testcase").count == 2)
     }
 
+    @Test("Ctrl-C stops every session of a run and the local fleet it started, and exits 130")
+    func interrupted() async throws {
+        let media = try await LabStream.stage(repeats: 20)
+        defer { media.remove() }
+        let output = media.url.appendingPathComponent("lab.out")
+        let lab = try EndToEnd.spawnAirlab(
+            ["lab", "run", media.url.appendingPathComponent("show.m3u8").path, "--profile", "apple-tv-4k", "--profile", "smart-tv-high",
+             "--out", media.url.appendingPathComponent("reports").path],
+            output: output)
+        // Without a terminal each receiver says when its session started; at real time 240 s of primary
+        // cannot end before the test interrupts it.
+        let said = try await EndToEnd.waitForOutput(in: output, while: lab) { $0.components(separatedBy: " started\n").count == 3 }
+        try #require(said.components(separatedBy: " started\n").count == 3, "\(said)")
+        let daemons = Self.children(of: lab.pid)
+        #expect(daemons.count == 1, "the local fleet is one airlabd")
+
+        lab.signal(SIGINT)
+        try await BlockingWork.run { lab.waitUntilExit() }
+        let final = try String(contentsOf: output, encoding: .utf8)
+        #expect(lab.exitCode == 130, "\(final)")
+        #expect(final.contains("airlab lab run: interrupted; every session was told to stop"))
+        #expect(final.components(separatedBy: "error: interrupted; its session was told to stop").count == 3)
+        // airlab waited for its fleet to end before it did.
+        #expect(daemons.allSatisfy { kill($0, 0) != 0 })
+    }
+
+    /// The pids of `pid`'s children, from every one of its threads.
+    static func children(of pid: pid_t) -> [pid_t] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task in
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { pid_t($0) }
+        }
+    }
+
     // MARK: - Reading the reports
 
     static func caseName(_ element: XMLElement) -> String {
