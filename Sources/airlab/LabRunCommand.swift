@@ -130,7 +130,7 @@ enum LabRunCommand {
                 .init(profile: $0, reason: ReceiverError(receiver: "receiver \"\($0)\"", problem: .notFoundOnNetwork("did not answer on mDNS")).description)
             }
             if receivers.isEmpty && missing.isEmpty {
-                throw .other("no airlab receiver answered on mDNS within \(ReceiverClientNumber.text(options.discoveryTimeout)) s; start some (airlabd) or give --profile")
+                throw .other("no airlab receiver answered on mDNS within \(PlainNumber.text(options.discoveryTimeout)) s; start some (airlabd) or give --profile")
             }
         } else {
             do throws(FleetError) {

@@ -70,17 +70,11 @@ enum WatchCommand {
         if let state = event.state, event.knownKind == .stateChanged { parts.append(state) }
         if let eventID = event.eventID { parts.append("'\(eventID)'" + (event.assetIndex.map { " asset \($0 + 1)" } ?? "")) }
         if let position = event.position { parts.append(String(format: "at %.1f s", position)) }
-        if let rate = event.rate, event.knownKind == .rateChanged { parts.append("rate \(ReceiverClientNumber.text(rate))") }
+        if let rate = event.rate, event.knownKind == .rateChanged { parts.append("rate \(PlainNumber.text(rate))") }
         if let transition = event.transition { parts.append("switch \(Int(transition.totalMilliseconds.rounded())) ms") }
         if let command = event.command { parts.append("command \(command)") }
         if let restriction = event.restriction { parts.append("restriction \(restriction)") }
         if let reason = event.reason { parts.append("(\(reason))") }
         return parts.joined(separator: "  ")
-    }
-}
-
-enum ReceiverClientNumber {
-    static func text(_ value: Double) -> String {
-        value.rounded() == value ? String(Int(value)) : String(value)
     }
 }
