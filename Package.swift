@@ -61,8 +61,10 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]),
+        /// OpenSSL's libcrypto, for the MD5 of HTTP Digest on the client side; imported by HTTP only.
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         /// The HTTP server the receiver speaks through: keep-alive, limits, timeouts, upgrades, SSE.
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD"]),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CCrypto"]),
 
         // MARK: - The receiver
 

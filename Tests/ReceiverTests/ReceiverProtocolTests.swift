@@ -144,9 +144,10 @@ struct ReceiverProtocolTests {
     func jumpRefusal() async throws {
         try await CastFixture.with { media in
             try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "2"]) { daemon in
-                // From the start, a seek to 11 crosses both events: the one closest before the target plays.
+                // From 3 s (past the matching ad), a seek to 11 crosses the mismatching ad at 8 s, which then plays;
+                // the 5 s before it reaches 8 s are 2.5 s of real time for the seek to arrive.
                 let stream = try await EventStreamListener.connect(port: daemon.port)
-                let id = try await daemon.cast(media.playlist)
+                let id = try await daemon.cast(media.playlist, extra: ["start": 3])
                 try await BlockingWork.run { _ = stream.connection.socket.read(untilContains: "\"state\":\"playing-primary\"") }
                 stream.connection.close()
                 let seek = try await daemon.send("POST", "/scrub?position=11")
