@@ -101,6 +101,7 @@ let package = Package(
         .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),
         /// Runs a publisher in a process of its own, for the mDNS tests that need a fresh process.
         .executableTarget(name: "airlab-mdns-probe", dependencies: ["Discovery"], path: "Tests/MDNSProbe"),
+        /// Also runs the real `airlab` and `airlabd` in a network namespace, so it needs both built.
         .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport", "airlab-mdns-probe", "airlab", "airlabd"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "ReceiverTests", dependencies: ["TestSupport", "airlabd"]),

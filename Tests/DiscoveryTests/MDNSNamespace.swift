@@ -224,6 +224,19 @@ final class MDNSNamespace: @unchecked Sendable {
         try await waitForLine("Established under name", in: output, of: process, "avahi-publish")
     }
 
+    /// What to put before a command to run it inside the namespace, where avahi and the receivers are:
+    /// the namespace's addresses and ports are unreachable from the test process's own.
+    var commandPrefix: [String] {
+        [Self.ip.path, "netns", "exec", name]
+    }
+
+    /// Runs `command` inside the namespace to its end (curl against a receiver listening there).
+    func run(_ command: [String]) async throws -> CommandResult {
+        try await BlockingWork.run { [self] in
+            try CommandRunner.run(executableURL: Self.ip, ["netns", "exec", name] + command)
+        }
+    }
+
     // MARK: - Another host on the link
 
     /// Makes the far end of the veth another host: `mdns1` moves into a second namespace where a second

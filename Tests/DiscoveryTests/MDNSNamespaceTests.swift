@@ -32,7 +32,7 @@ private func waitForState(
 }
 
 /// Polls avahi-browse in the namespace (bounded) until `accept` holds for what it sees.
-private func waitForBrowse(
+func waitForBrowse(
     _ namespace: MDNSNamespace, _ accept: ([BrowsedService]) -> Bool
 ) async throws -> [BrowsedService] {
     var last: [BrowsedService] = []
