@@ -49,16 +49,18 @@ public struct PlaybackInfo: Sendable, Equatable {
         }
     }
 
-    /// The XML property list senders parse.
+    /// The XML property list senders parse; written directly (see `XMLPropertyList`) because senders
+    /// poll it several times a second.
     public func propertyList() -> Data {
-        var dictionary: [String: Any] = [
-            "position": position, "rate": rate, "readyToPlay": readyToPlay,
-            "playbackBufferEmpty": bufferEmpty, "playbackBufferFull": !bufferEmpty && readyToPlay,
-            "playbackLikelyToKeepUp": readyToPlay && !bufferEmpty,
-            "loadedTimeRanges": loaded.map { [Self.range($0)] } ?? [], "seekableTimeRanges": seekable.map { [Self.range($0)] } ?? [],
+        var dictionary: [String: XMLPropertyList] = [
+            "position": .real(position), "rate": .real(rate), "readyToPlay": .boolean(readyToPlay),
+            "playbackBufferEmpty": .boolean(bufferEmpty), "playbackBufferFull": .boolean(!bufferEmpty && readyToPlay),
+            "playbackLikelyToKeepUp": .boolean(readyToPlay && !bufferEmpty),
+            "loadedTimeRanges": .array(loaded.map { [Self.range($0)] } ?? []),
+            "seekableTimeRanges": .array(seekable.map { [Self.range($0)] } ?? []),
         ]
-        if let duration { dictionary["duration"] = duration }
-        return (try? PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)) ?? Data()
+        if let duration { dictionary["duration"] = .real(duration) }
+        return XMLPropertyList.dictionary(dictionary).document()
     }
 
     /// `GET /scrub`'s text answer.
@@ -66,7 +68,7 @@ public struct PlaybackInfo: Sendable, Equatable {
         "duration: \(String(format: "%.6f", duration ?? 0))\nposition: \(String(format: "%.6f", position))\n"
     }
 
-    private static func range(_ range: ClosedRange<Double>) -> [String: Double] {
-        ["start": range.lowerBound, "duration": range.upperBound - range.lowerBound]
+    private static func range(_ range: ClosedRange<Double>) -> XMLPropertyList {
+        .dictionary(["start": .real(range.lowerBound), "duration": .real(range.upperBound - range.lowerBound)])
     }
 }
