@@ -54,6 +54,19 @@ struct BenchmarkContext {
     }
 }
 
+extension BenchmarkContext {
+    /// A tool's absolute path (`runProcess` takes an executable, not a name): from PATH, then the
+    /// sbin folders a non-root PATH may lack (nginx lives in /usr/sbin).
+    static func executable(_ name: String, package: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin"] {
+            let candidate = "\(directory)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw BenchmarkError("\(name) is not on PATH; `make bench` installs it with the \(package) package")
+    }
+}
+
 struct BenchmarkError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }

@@ -13,8 +13,8 @@ struct ProbeBenchmark: Benchmark {
     private var ffprobe = ""
 
     mutating func setUp(_ context: BenchmarkContext) throws {
-        let ffmpeg = try Self.executable("ffmpeg")
-        ffprobe = try Self.executable("ffprobe")
+        let ffmpeg = try BenchmarkContext.executable("ffmpeg", package: "ffmpeg")
+        ffprobe = try BenchmarkContext.executable("ffprobe", package: "ffmpeg")
         let folder = context.workDirectory.appendingPathComponent("probe-segments")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         segments = try (0..<Self.segmentCount).map { index in
@@ -62,15 +62,5 @@ struct ProbeBenchmark: Benchmark {
         ]
         lines.forEach { print($0) }
         return lines
-    }
-
-    /// The tool's absolute path from PATH: runProcess takes an executable, not a name.
-    private static func executable(_ name: String) throws -> String {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = "\(directory)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        throw BenchmarkError("\(name) is not on PATH; `make bench` installs it with the ffmpeg package")
     }
 }

@@ -27,10 +27,11 @@ for index in benchmarks.indices where selected.isEmpty || selected.contains(benc
     do {
         try benchmarks[index].setUp(context)
         summary += try benchmarks[index].run(context).map { "\(benchmarks[index].name): \($0)" }
-        benchmarks[index].tearDown(context)
     } catch {
         print("\(benchmarks[index].name): could not run: \(error)")
     }
+    // Also after a failure: a benchmark that started servers must not leave them running.
+    benchmarks[index].tearDown(context)
 }
 print("\n== summary")
 summary.forEach { print($0) }

@@ -1,0 +1,197 @@
+import Foundation
+
+/// `wrk -t4 -c64 -d10s --latency` against `GET /playback-info` of the release `airlabd` while a
+/// detached session plays, then against nginx serving a static file of the same bytes, in the same run,
+/// both on 127.0.0.1.
+///
+/// nginx also serves the cast's media: the receiver fetches and probes it once, at `/play`, and plays
+/// a VOD on its clock without fetching again, so nginx is idle while airlabd is measured.
+///
+/// Targets (issue 5): at least half of nginx's requests per second, and a 99th percentile under 10 ms.
+struct PlaybackInfoBenchmark: Benchmark {
+    let name = "playback-info"
+    /// wrk's load, as the issue fixes it.
+    private static let load = ["-t4", "-c64", "-d10s", "--latency"]
+    /// A shorter run first for each server, untimed: connections, caches and page faults settle.
+    private static let warmUp = ["-t4", "-c64", "-d2s"]
+    /// Minutes of stream: far longer than the run, so the session plays throughout at --time-scale 1.
+    private static let streamMinutes = 20
+
+    private var folder = URL(fileURLWithPath: "/")
+    private var wrk = ""
+    private var curl = ""
+    private var nginx: ServerProcess?
+    private var airlabd: ServerProcess?
+    private var playbackInfoURL = ""
+    private var staticFileURL = ""
+    private var bodySize = 0
+
+    mutating func setUp(_ context: BenchmarkContext) throws {
+        folder = context.workDirectory.appendingPathComponent("playback-info")
+        let site = folder.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: site.appendingPathComponent("media"), withIntermediateDirectories: true)
+        wrk = try BenchmarkContext.executable("wrk", package: "wrk")
+        curl = try BenchmarkContext.executable("curl", package: "curl")
+        try makeStream(in: site.appendingPathComponent("media"), context)
+
+        let nginxPort = try freeLoopbackPort()
+        let configuration = try writeNginxConfiguration(port: nginxPort, root: site)
+        let nginx = try ServerProcess(
+            "nginx", executable: try BenchmarkContext.executable("nginx", package: "nginx"),
+            // -e: nginx opens its compiled-in error log before it reads the configuration; keep it here too.
+            ["-p", folder.path, "-e", folder.appendingPathComponent("nginx.err.log").path, "-c", configuration.path],
+            logsIn: folder)
+        self.nginx = nginx
+        try nginx.wait(upTo: 10, for: "listening on port \(nginxPort)") { acceptsConnections(port: nginxPort) }
+
+        let binary = try Self.airlabdBinary()
+        let state = folder.appendingPathComponent("state")
+        let airlabd = try ServerProcess(
+            "airlabd", executable: binary,
+            ["--profile", "apple-tv-4k", "--address", "127.0.0.1", "--port", "0", "--no-mdns", "--state-dir", state.path],
+            logsIn: folder)
+        self.airlabd = airlabd
+        try airlabd.wait(upTo: 20, for: "its ready line") { airlabd.stdout.contains("airlabd: ready\n") }
+        guard let receiver = airlabd.stdout.split(separator: "\n").first(where: { $0.contains(" listening on http://") }),
+              let base = receiver.split(separator: " ").last
+        else {
+            throw BenchmarkError("airlabd announced no receiver:\n\(airlabd.stdout)")
+        }
+
+        // Cast as the JSON extension of /play does, detached: wrk's connections come and go, and a
+        // legacy session would end with the connection that started it.
+        let stream = "http://127.0.0.1:\(nginxPort)/media/show.m3u8"
+        let cast = try context.runProcess(curl, [
+            "--silent", "--show-error", "--fail", "--max-time", "30", "-X", "POST", "-H", "Content-Type: application/json",
+            "--data", #"{"url": "\#(stream)", "detached": true}"#, "\(base)/play",
+        ])
+        guard cast.contains("sessionID") else { throw BenchmarkError("POST /play answered without a session: \(cast)") }
+
+        playbackInfoURL = "\(base)/playback-info"
+        let body = try playbackInfo(context)
+        bodySize = body.utf8.count
+        // The very bytes airlabd answers with, so both servers send the same body.
+        try Data(body.utf8).write(to: site.appendingPathComponent("playback-info.plist"))
+        staticFileURL = "http://127.0.0.1:\(nginxPort)/playback-info.plist"
+    }
+
+    mutating func run(_ context: BenchmarkContext) throws -> [String] {
+        for url in [playbackInfoURL, staticFileURL] {
+            _ = try context.runProcess(wrk, Self.warmUp + [url])
+        }
+        let receiver = try measure(playbackInfoURL, context)
+        let stillPlaying = try playbackInfo(context).contains("<key>duration</key>")
+        let reference = try measure(staticFileURL, context)
+
+        let ratio = receiver.requestsPerSecond / reference.requestsPerSecond
+        var lines = [
+            "wrk \(Self.load.joined(separator: " ")) on 127.0.0.1, \(bodySize)-byte bodies:",
+            receiver.summary("airlabd GET /playback-info during playback") + " (target p99 < 10 ms)",
+            reference.summary("nginx, a static file of the same bytes"),
+            String(format: "ratio: %.2fx nginx's req/s (target >= 0.5x); p99 %.1fx nginx's",
+                   ratio, receiver.p99Latency / reference.p99Latency),
+        ]
+        if !stillPlaying { lines.append("warning: the session had ended by the end of the run; the numbers mix in idle answers") }
+        lines.forEach { print($0) }
+        return lines
+    }
+
+    mutating func tearDown(_ context: BenchmarkContext) {
+        airlabd?.stop()
+        nginx?.stop()
+        airlabd = nil
+        nginx = nil
+    }
+
+    // MARK: - Steps
+
+    private func measure(_ url: String, _ context: BenchmarkContext) throws -> WrkReport {
+        let output = try context.runProcess(wrk, Self.load + [url])
+        guard let report = WrkReport(parsing: output) else { throw BenchmarkError("could not read wrk's output:\n\(output)") }
+        return report
+    }
+
+    /// `GET /playback-info` once; throws unless a session is playing (its plist then carries `duration`).
+    private func playbackInfo(_ context: BenchmarkContext) throws -> String {
+        let body = try context.runProcess(curl, ["--silent", "--show-error", "--fail", "--max-time", "10", playbackInfoURL])
+        guard body.contains("<key>duration</key>") else {
+            throw BenchmarkError("no session is playing; /playback-info answered:\n\(body)\nairlabd's log:\n\(airlabd?.stderr ?? "")")
+        }
+        return body
+    }
+
+    /// A VOD of `streamMinutes` minutes made cheaply: ffmpeg encodes one small 6 s segment once, and the
+    /// playlist lists it again and again. The receiver probes the first segment and plays on its clock.
+    private func makeStream(in media: URL, _ context: BenchmarkContext) throws {
+        let segment = media.appendingPathComponent("segment.ts")
+        if !FileManager.default.fileExists(atPath: segment.path) {
+            let partial = media.appendingPathComponent(".segment.partial.ts")
+            _ = try context.runProcess(try BenchmarkContext.executable("ffmpeg", package: "ffmpeg"), [
+                "-v", "error", "-y", "-nostdin",
+                "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=6",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=6",
+                "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "30",
+                "-c:a", "aac", "-ac", "2", "-f", "mpegts", partial.path,
+            ])
+            try FileManager.default.moveItem(at: partial, to: segment)
+        }
+        let count = Self.streamMinutes * 60 / 6
+        let playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+            + String(repeating: "#EXTINF:6.0,\nsegment.ts\n", count: count) + "#EXT-X-ENDLIST\n"
+        try playlist.write(to: media.appendingPathComponent("show.m3u8"), atomically: true, encoding: .utf8)
+    }
+
+    /// A configuration that keeps everything of nginx's in the work folder (pid, logs, temporary files)
+    /// and serves `root` on 127.0.0.1 only; the machine's /etc/nginx and its service are never touched.
+    private func writeNginxConfiguration(port: UInt16, root: URL) throws -> URL {
+        let temporary = folder.appendingPathComponent("nginx-temp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        // As root, nginx's workers would run as nobody, who cannot enter a work folder under /root.
+        let user = getuid() == 0 ? "user root root;\n" : ""
+        let text = """
+            \(user)daemon off;
+            worker_processes auto;
+            pid \(folder.path)/nginx.pid;
+            error_log \(folder.path)/nginx.err.log warn;
+            events {
+                worker_connections 1024;
+            }
+            http {
+                access_log off;
+                client_body_temp_path \(temporary.path)/client;
+                proxy_temp_path \(temporary.path)/proxy;
+                fastcgi_temp_path \(temporary.path)/fastcgi;
+                uwsgi_temp_path \(temporary.path)/uwsgi;
+                scgi_temp_path \(temporary.path)/scgi;
+                types {
+                    application/vnd.apple.mpegurl m3u8;
+                    video/mp2t ts;
+                    text/x-apple-plist+xml plist;
+                }
+                default_type application/octet-stream;
+                sendfile on;
+                # nginx closes a keep-alive connection after 1000 requests by default; libmicrohttpd never
+                # does. Without this wrk would measure nginx's reconnections too.
+                keepalive_requests 10000000;
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(root.path);
+                }
+            }
+
+            """
+        let file = folder.appendingPathComponent("nginx.conf")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    /// The release `airlabd` beside this benchmark's binary (`make bench` builds both).
+    private static func airlabdBinary() throws -> String {
+        let folder = Bundle.main.executableURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: ".")
+        let binary = folder.appendingPathComponent("airlabd").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw BenchmarkError("\(binary) is missing; build it with `swift build -c release --product airlabd` (make bench does)")
+        }
+        return binary
+    }
+}
