@@ -76,6 +76,7 @@ struct PlaybackInfoBenchmark: Benchmark {
     }
 
     mutating func run(_ context: BenchmarkContext) throws -> [String] {
+        let load = Self.loadAverage()
         for url in [playbackInfoURL, staticFileURL] {
             _ = try context.runProcess(wrk, Self.warmUp + [url])
         }
@@ -91,6 +92,9 @@ struct PlaybackInfoBenchmark: Benchmark {
             String(format: "ratio: %.2fx nginx's req/s (target >= 0.5x); p99 %.1fx nginx's",
                    ratio, receiver.p99Latency / reference.p99Latency),
         ]
+        // wrk, the server and anything else running share the same cores: a busy machine makes the
+        // numbers noisy, p99 most of all, and the reader should know.
+        if let load { lines.append(String(format: "machine load before the run: %.2f on %d cores", load, ProcessInfo.processInfo.activeProcessorCount)) }
         if !stillPlaying { lines.append("warning: the session had ended by the end of the run; the numbers mix in idle answers") }
         lines.forEach { print($0) }
         return lines
@@ -109,6 +113,12 @@ struct PlaybackInfoBenchmark: Benchmark {
         let output = try context.runProcess(wrk, Self.load + [url])
         guard let report = WrkReport(parsing: output) else { throw BenchmarkError("could not read wrk's output:\n\(output)") }
         return report
+    }
+
+    /// The 1-minute load average, from /proc/loadavg.
+    private static func loadAverage() -> Double? {
+        let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)
+        return text?.split(separator: " ").first.flatMap { Double($0) }
     }
 
     /// `GET /playback-info` once; throws unless a session is playing (its plist then carries `duration`).
