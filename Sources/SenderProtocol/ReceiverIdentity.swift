@@ -47,12 +47,12 @@ public struct ReceiverIdentity: Sendable, Equatable {
         return record
     }
 
-    /// `GET /server-info`'s property list.
+    /// `GET /server-info`'s property list, written directly like `/playback-info`'s: senders poll it too.
     public func serverInfo() -> Data {
-        let dictionary: [String: Any] = [
-            "deviceid": deviceID, "features": NSNumber(value: Self.features), "model": model, "name": name,
-            "protovers": Self.protocolVersion, "srcvers": Self.sourceVersion, "vv": 2, "airlab.profile": profile,
-        ]
-        return (try? PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)) ?? Data()
+        XMLPropertyList.dictionary([
+            "deviceid": .string(deviceID), "features": .integer(Int64(Self.features)), "model": .string(model), "name": .string(name),
+            "protovers": .string(Self.protocolVersion), "srcvers": .string(Self.sourceVersion), "vv": .integer(2),
+            "airlab.profile": .string(profile),
+        ]).document()
     }
 }
