@@ -66,6 +66,11 @@ let package = Package(
         /// The HTTP server the receiver speaks through: keep-alive, limits, timeouts, upgrades, SSE.
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CCrypto"]),
 
+        // MARK: - Processes
+
+        /// Child processes started with posix_spawn: clean signal mask, no inherited descriptors, reaped by pid.
+        .target(name: "ChildProcess"),
+
         // MARK: - The receiver
 
         /// One or many emulated receivers: sessions on a real clock, the sender protocol's routes,
@@ -76,7 +81,7 @@ let package = Package(
 
         /// Casting to receivers, driving and watching them, running a playlist on a fleet, and the
         /// folder server and local fleet that support them.
-        .target(name: "Lab", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Emulation", "Casting", "Reports"]),
+        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "SenderProtocol", "Discovery", "Emulation", "Casting", "Reports"]),
 
         // MARK: - Executables
 
@@ -85,11 +90,11 @@ let package = Package(
         /// The receiver daemon: arguments, signals, the fleet. Thin.
         .executableTarget(name: "airlabd", dependencies: ["Receiver", "Arguments", "Discovery", "Casting", "Emulation", "Media"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
-        .executableTarget(name: "airlab-bench", dependencies: ["HLS", "Media", "Casting", "Emulation"]),
+        .executableTarget(name: "airlab-bench", dependencies: ["ChildProcess", "HLS", "Media", "Casting", "Emulation"]),
 
         // MARK: - Tests
 
-        .target(name: "TestSupport", path: "Tests/TestSupport", resources: [.copy("Resources")]),
+        .target(name: "TestSupport", dependencies: ["ChildProcess"], path: "Tests/TestSupport", resources: [.copy("Resources")]),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),

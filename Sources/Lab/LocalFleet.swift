@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Synchronization
 
@@ -5,10 +6,10 @@ import Synchronization
 /// run that needs no network: any free ports, no mDNS, a state folder of its own that goes away after.
 public final class LocalFleet: Sendable {
     public let receivers: [Receiver]
-    private let daemon: SpawnedDaemon
+    private let daemon: ChildProcess
     private let folder: URL
 
-    private init(receivers: [Receiver], daemon: SpawnedDaemon, folder: URL) {
+    private init(receivers: [Receiver], daemon: ChildProcess, folder: URL) {
         self.receivers = receivers
         self.daemon = daemon
         self.folder = folder
@@ -43,9 +44,9 @@ public final class LocalFleet: Sendable {
         var arguments = profiles.flatMap { ["--profile", $0] }
         arguments += ["--address", "127.0.0.1", "--port", "0", "--no-mdns", "--state-dir", stateFolder.path]
         if let timeScale { arguments += ["--time-scale", ReceiverClient.number(timeScale)] }
-        let process: SpawnedDaemon
+        let process: ChildProcess
         do {
-            process = try SpawnedDaemon(executable: executable.path, arguments: arguments, errorLog: log)
+            process = try ChildProcess([executable.path] + arguments, standardOutput: .pipe, standardError: .file(log, append: true))
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw FleetError("cannot start a local fleet: \(error)")
@@ -66,7 +67,7 @@ public final class LocalFleet: Sendable {
 
     /// Reads the daemon's announcements until `airlabd: ready`; a daemon that exits first, or takes
     /// longer than `timeout`, is a failure that quotes the last thing it said on stderr.
-    private static func awaitReady(_ process: SpawnedDaemon, log: URL, timeout: Double) -> Result<[Receiver], FleetError> {
+    private static func awaitReady(_ process: ChildProcess, log: URL, timeout: Double) -> Result<[Receiver], FleetError> {
         let expired = Flag()
         let watchdog = DispatchWorkItem {
             expired.raise()

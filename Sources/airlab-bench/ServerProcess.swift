@@ -1,54 +1,32 @@
 @preconcurrency import Glibc
+import ChildProcess
 import Foundation
 
-/// A server a benchmark runs for a while (airlabd, nginx), started with `posix_spawn` and stopped by its pid.
+/// A server a benchmark runs for a while (airlabd, nginx), stopped by its pid.
 ///
 /// Its stdout and stderr go to files, never pipes: nobody reads them while wrk runs, and a full pipe
 /// would stall the server being measured.
 final class ServerProcess {
-    let pid: pid_t
     let name: String
     let stdoutFile: URL
     let stderrFile: URL
-    private var status: Int32?
+    private let process: ChildProcess
 
     /// Starts `executable ARGUMENTS` with its output in `folder/NAME.out` and `folder/NAME.err`.
     init(_ name: String, executable: String, _ arguments: [String], logsIn folder: URL) throws {
         self.name = name
         stdoutFile = folder.appendingPathComponent("\(name).out")
         stderrFile = folder.appendingPathComponent("\(name).err")
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdoutFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        // A child inherits its parent's blocked signals; a server that blocks SIGTERM could not be stopped politely.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-
-        let argv = ([executable] + arguments).map { strdup($0) }
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let code = posix_spawn(&child, executable, &actions, &attributes, argv + [nil], environ)
-        guard code == 0 else {
-            throw BenchmarkError("cannot start \(executable): \(String(cString: strerror(code)))")
+        do {
+            process = try ChildProcess(
+                [executable] + arguments, standardOutput: .file(stdoutFile, append: false), standardError: .file(stderrFile, append: false))
+        } catch {
+            throw BenchmarkError("\(error)")
         }
-        pid = child
     }
 
-    var isRunning: Bool {
-        guard status == nil else { return false }
-        var raw: Int32 = 0
-        if waitpid(pid, &raw, WNOHANG) == pid { status = raw }
-        return status == nil
-    }
-
+    var pid: pid_t { process.pid }
+    var isRunning: Bool { process.isRunning }
     var stdout: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
     var stderr: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
 
@@ -65,23 +43,11 @@ final class ServerProcess {
 
     /// SIGTERM, SIGKILL after `grace` seconds if it is still there; returns once it is reaped.
     func stop(grace: Double = 10) {
-        guard isRunning else { return }
-        kill(pid, SIGTERM)
-        let deadline = Date().addingTimeInterval(grace)
-        while isRunning, Date() < deadline { usleep(10_000) }
-        if isRunning {
-            kill(pid, SIGKILL)
-            var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
-            status = raw
-        }
+        process.terminate(grace: grace)
     }
 
     /// The exit code once it has exited by itself (not by a signal).
-    var exitCode: Int32? {
-        guard let status, status & 0x7f == 0 else { return nil }
-        return (status >> 8) & 0xff
-    }
+    var exitCode: Int32? { process.exitCode }
 }
 
 /// Whether something accepts TCP connections on 127.0.0.1:`port`.

@@ -6,46 +6,15 @@ import Testing
 /// probed with FFmpeg's libraries, played on shipped receiver profiles.
 @Suite("airlab simulate")
 struct SimulateCommandTests {
-    /// The primary: H.264 30 fps 16:9, AAC 48 kHz stereo, 12 s in 4 s segments.
-    static let primary = MediaRecipe.baseline("primary-12s") { $0.seconds = 12 }
-    /// An ad that matches the primary on every dimension.
-    static let matchingAd = MediaRecipe.baseline("ad-matching-4s") { $0.seconds = 4 }
-    /// The mismatching ad of the issue: HEVC, 25 fps, 4:3, 44.1 kHz 5.1.
-    static let mismatchingAd = MediaRecipe.baseline("ad-mismatching-4s") {
-        $0.seconds = 4
-        $0.videoCodec = "libx265"
-        $0.frameRate = "25"
-        $0.size = "240x180"
-        $0.sampleRate = 44100
-        $0.channels = 6
-    }
-
-    /// Serves the primary and both ads, and a primary playlist with two interstitials (at 4 s and 8 s,
-    /// resume offset 0, SKIP and JUMP), then runs `body` with the playlist's URL.
+    /// Serves TestSupport's ad-supported stream (its ads at 4 s and 8 s, SKIP and JUMP, resume offset 0)
+    /// and runs `body` with the playlist's URL.
     func withCast<T>(_ body: (URL) async throws -> T) async throws -> T {
-        let folders = [
-            "primary": try await TestMedia.hls(Self.primary, .transportStream, segmentSeconds: 4),
-            "ad1": try await TestMedia.hls(Self.matchingAd, .transportStream, segmentSeconds: 4),
-            "ad2": try await TestMedia.hls(Self.mismatchingAd, .transportStream, segmentSeconds: 4),
-        ]
-        let scratch = try TestMedia.stage(folders)
+        let scratch = try await AdSupportedStream.stage()
         defer { scratch.remove() }
         let server = try await BlockingWork.server(serving: scratch.url)
         defer { server.stop() }
-
-        // The segments of ffmpeg's playlist, under program dates and two interstitials.
-        let index = try String(contentsOf: scratch.url.appendingPathComponent("primary/index.m3u8"), encoding: .utf8)
-        let segments = index.split(separator: "\n").drop { !$0.hasPrefix("#EXTINF") }.filter { $0 != "#EXT-X-ENDLIST" }
-        func interstitial(_ id: String, at seconds: Int, _ folder: String) -> String {
-            "#EXT-X-DATERANGE:ID=\"\(id)\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"2026-01-01T00:00:0\(seconds).000Z\","
-                + "X-ASSET-URI=\"\(server.url("\(folder)/index.m3u8").absoluteString)\",X-RESUME-OFFSET=0,X-RESTRICT=\"SKIP,JUMP\""
-        }
-        let playlist = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:4", "#EXT-X-PLAYLIST-TYPE:VOD",
-            "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z",
-            interstitial("ad-matching", at: 4, "ad1"), interstitial("ad-mismatching", at: 8, "ad2")]
-            + segments.map(String.init) + ["#EXT-X-ENDLIST", ""]
-        try scratch.write("primary/show.m3u8", playlist.joined(separator: "\n"))
-        return try await body(server.url("primary/show.m3u8"))
+        let playlist = try AdSupportedStream.writePlaylist(in: scratch, assetBase: server.baseURL.absoluteString)
+        return try await body(server.url(playlist))
     }
 
     func simulate(_ arguments: [String]) async throws -> (CommandResult, [String: Any]) {
@@ -149,7 +118,7 @@ struct SimulateCommandTests {
     @Test("Live: reloads every target duration bring new interstitials, which play; a reload that changes one is reported")
     func liveReloads() async throws {
         let primary = try await TestMedia.hls(MediaRecipe.baseline("live-12s") { $0.seconds = 12 }, .transportStream, segmentSeconds: 2)
-        let scratch = try TestMedia.stage(["primary": primary, "ad": try await TestMedia.hls(Self.matchingAd, .transportStream, segmentSeconds: 4)])
+        let scratch = try TestMedia.stage(["primary": primary, "ad": try await TestMedia.hls(AdSupportedStream.matchingAd, .transportStream, segmentSeconds: 4)])
         defer { scratch.remove() }
         let server = try await BlockingWork.server(serving: scratch.url)
         defer { server.stop() }

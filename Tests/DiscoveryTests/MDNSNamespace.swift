@@ -44,8 +44,8 @@ final class MDNSNamespace: @unchecked Sendable {
     let scratch: Scratch
     private let config: URL
     private let log: URL
-    private let processes = Mutex<[SpawnedProcess]>([])
-    private let daemon = Mutex<SpawnedProcess?>(nil)
+    private let processes = Mutex<[ChildProcess]>([])
+    private let daemon = Mutex<ChildProcess?>(nil)
     private let peerNamespace = Mutex<String?>(nil)
 
     private init(name: String, scratch: Scratch) throws {
@@ -132,7 +132,7 @@ final class MDNSNamespace: @unchecked Sendable {
         // so a pipe to it would never reach end of file.
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("airlab-dbus-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: output) }
-        let starter = try SpawnedProcess(["/usr/bin/dbus-daemon", "--system", "--fork"], output: output)
+        let starter = try ChildProcess(["/usr/bin/dbus-daemon", "--system", "--fork"], output: output)
         starter.waitUntilExit()
         for _ in 0..<100 where !systemBusAcceptsConnections() { usleep(50_000) }
         guard systemBusAcceptsConnections() else {
@@ -303,18 +303,18 @@ final class MDNSNamespace: @unchecked Sendable {
 
     // MARK: - Processes
 
-    private func launch(_ command: [String], output: URL) throws -> SpawnedProcess {
+    private func launch(_ command: [String], output: URL) throws -> ChildProcess {
         try spawn([Self.ip.path, "netns", "exec", name] + command, output: output)
     }
 
-    private func spawn(_ command: [String], output: URL) throws -> SpawnedProcess {
-        let process = try SpawnedProcess(command, output: output)
+    private func spawn(_ command: [String], output: URL) throws -> ChildProcess {
+        let process = try ChildProcess(command, output: output)
         processes.withLock { $0.append(process) }
         return process
     }
 
     /// Waits (bounded: 5 s) until `process` has written `line` to `log`; fails early if it exits.
-    private func waitForLine(_ line: String, in log: URL, of process: SpawnedProcess, _ what: String) async throws {
+    private func waitForLine(_ line: String, in log: URL, of process: ChildProcess, _ what: String) async throws {
         let seen = try await eventually(tries: 100) {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             if !process.isRunning { throw NamespaceError("\(what) exited:\n\(text)") }

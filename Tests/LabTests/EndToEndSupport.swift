@@ -23,18 +23,18 @@ enum EndToEnd {
 
     /// Starts `airlab ARGUMENTS` with its stdout and stderr in `output`, with a clean signal mask, so a
     /// test can interrupt it as Ctrl-C does.
-    static func spawnAirlab(_ arguments: [String], output: URL) throws -> SpawnedProcess {
-        try SpawnedProcess([CommandRunner.productsDirectory.appendingPathComponent("airlab").path] + arguments, output: output)
+    static func spawnAirlab(_ arguments: [String], output: URL) throws -> ChildProcess {
+        try ChildProcess([CommandRunner.productsDirectory.appendingPathComponent("airlab").path] + arguments, output: output)
     }
 
     /// Waits, reading `file` every 20 ms for up to 60 s, until it holds `marker`; the file's text.
-    static func waitForOutput(_ marker: String, in file: URL, while process: SpawnedProcess) async throws -> String {
+    static func waitForOutput(_ marker: String, in file: URL, while process: ChildProcess) async throws -> String {
         try await waitForOutput(in: file, while: process) { $0.contains(marker) }
     }
 
     /// Waits, reading `file` every 20 ms for up to 60 s, until its text satisfies `done` or `process`
     /// ends; the file's text. What the process wrote decides, the pace only bounds the polling.
-    static func waitForOutput(in file: URL, while process: SpawnedProcess, until done: (String) -> Bool) async throws -> String {
+    static func waitForOutput(in file: URL, while process: ChildProcess, until done: (String) -> Bool) async throws -> String {
         for _ in 0..<3000 {
             let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
             if done(text) || !process.isRunning { return text }

@@ -2,56 +2,23 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Media for casts to the real daemon: an ffmpeg-made primary (H.264 30 fps 16:9, AAC 48 kHz stereo,
-/// 12 s in 4 s segments) with two interstitials, served over HTTP on 127.0.0.1:
-/// - `ad-matching` at 2 s, which matches the primary on every dimension;
-/// - `ad-mismatching` at 8 s: HEVC, 25 fps, 4:3, 44.1 kHz 5.1.
-/// Both resume where they left primary, and both carry SKIP and JUMP.
+/// TestSupport's ad-supported stream for casts to the real daemon, served over HTTP on 127.0.0.1,
+/// with `ad-matching` at 2 s and `ad-mismatching` at 8 s.
 struct CastFixture {
-    static let primary = MediaRecipe.baseline("primary-12s") { $0.seconds = 12 }
-    static let matchingAd = MediaRecipe.baseline("ad-matching-4s") { $0.seconds = 4 }
-    static let mismatchingAd = MediaRecipe.baseline("ad-mismatching-4s") {
-        $0.seconds = 4
-        $0.videoCodec = "libx265"
-        $0.frameRate = "25"
-        $0.size = "240x180"
-        $0.sampleRate = 44100
-        $0.channels = 6
-    }
-
     let server: TestHTTPServer
     let scratch: Scratch
 
     /// The playlist with both interstitials.
-    var playlist: String { server.url("primary/show.m3u8").absoluteString }
+    var playlist: String { server.url("show.m3u8").absoluteString }
     /// ffmpeg's own playlist of the primary, without interstitials.
     var plainPlaylist: String { server.url("primary/index.m3u8").absoluteString }
 
-    func url(_ path: String) -> String { server.url(path).absoluteString }
-
     static func with<T>(_ body: (CastFixture) async throws -> T) async throws -> T {
-        let folders = [
-            "primary": try await TestMedia.hls(primary, .transportStream, segmentSeconds: 4),
-            "ad1": try await TestMedia.hls(matchingAd, .transportStream, segmentSeconds: 4),
-            "ad2": try await TestMedia.hls(mismatchingAd, .transportStream, segmentSeconds: 4),
-        ]
-        let scratch = try TestMedia.stage(folders)
+        let scratch = try await AdSupportedStream.stage()
         defer { scratch.remove() }
         let server = try await BlockingWork.server(serving: scratch.url)
         defer { server.stop() }
-
-        let index = try String(contentsOf: scratch.url.appendingPathComponent("primary/index.m3u8"), encoding: .utf8)
-        let segments = index.split(separator: "\n").drop { !$0.hasPrefix("#EXTINF") }.filter { $0 != "#EXT-X-ENDLIST" }
-        func interstitial(_ id: String, at seconds: Int, _ folder: String) -> String {
-            "#EXT-X-DATERANGE:ID=\"\(id)\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"2026-01-01T00:00:0\(seconds).000Z\","
-                + "X-ASSET-URI=\"\(server.url("\(folder)/index.m3u8").absoluteString)\",X-RESUME-OFFSET=0,X-RESTRICT=\"SKIP,JUMP\""
-        }
-        let playlist = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:4", "#EXT-X-PLAYLIST-TYPE:VOD",
-            "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z",
-            interstitial("ad-matching", at: 2, "ad1"), interstitial("ad-mismatching", at: 8, "ad2")]
-            + segments.map(String.init) + ["#EXT-X-ENDLIST", ""]
-        try scratch.write("primary/show.m3u8", playlist.joined(separator: "\n"))
-        try scratch.write("not-a-playlist.txt", "hello\n")
+        try AdSupportedStream.writePlaylist(in: scratch, assetBase: server.baseURL.absoluteString, matchingAt: 2)
         return try await body(CastFixture(server: server, scratch: scratch))
     }
 }

@@ -34,7 +34,9 @@ struct DaemonCommandLineTests {
             let result = try await Self.run(["--profile", "smart-tv-low", "--profile", "apple-tv-4k", "--port", String(taken - 1),
                                              "--address", "127.0.0.1", "--no-mdns"])
             #expect(result.status == 2)
-            #expect(result.stderr.contains("port \(taken)") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            // Usually the second receiver's port is the busy one; another test may hold the first one's.
+            #expect(result.stderr.contains("port \(taken)") || result.stderr.contains("port \(taken - 1)"), "\(result.stderr)")
+            #expect(result.stderr.contains("in use") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
             #expect(try await running.send("GET", "/server-info").status == 200)
         }
     }

@@ -314,7 +314,7 @@ struct ReceiverProtocolTests {
     @Test("Live: the receiver reloads the playlist every target duration; an interstitial that arrives in a reload plays")
     func liveReloads() async throws {
         let primary = try await TestMedia.hls(MediaRecipe.baseline("live-12s") { $0.seconds = 12 }, .transportStream, segmentSeconds: 2)
-        let scratch = try TestMedia.stage(["primary": primary, "ad": try await TestMedia.hls(CastFixture.matchingAd, .transportStream, segmentSeconds: 4)])
+        let scratch = try TestMedia.stage(["primary": primary, "ad": try await TestMedia.hls(AdSupportedStream.matchingAd, .transportStream, segmentSeconds: 4)])
         defer { scratch.remove() }
         let server = try await BlockingWork.server(serving: scratch.url)
         defer { server.stop() }

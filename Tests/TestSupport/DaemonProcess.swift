@@ -14,7 +14,7 @@ public final class DaemonProcess: Sendable {
         public var url: String
     }
 
-    public let process: SpawnedProcess
+    public let process: ChildProcess
     public let receivers: [Receiver]
     public let stdoutFile: URL
     public let stderrFile: URL
@@ -32,9 +32,7 @@ public final class DaemonProcess: Sendable {
         stderrFile = folder.appendingPathComponent("airlabd-\(tag).err")
         let executable = CommandRunner.productsDirectory.appendingPathComponent("airlabd").path
         let command = prefix + [executable] + arguments + (local ? ["--address", "127.0.0.1", "--no-mdns"] : [])
-        // SpawnedProcess sends both streams to one file; a shell splits them so stdout stays parseable.
-        let quoted = command.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        process = try SpawnedProcess(["/bin/sh", "-c", "exec \(quoted) 2>'\(stderrFile.path)'"], output: stdoutFile)
+        process = try ChildProcess(command, standardOutput: .file(stdoutFile, append: false), standardError: .file(stderrFile, append: false))
         let deadline = Date().addingTimeInterval(20)
         var announced: [Receiver] = []
         while true {
@@ -46,7 +44,7 @@ public final class DaemonProcess: Sendable {
             guard process.isRunning, Date() < deadline else {
                 process.terminate()
                 let stderr = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
-                throw SpawnError("airlabd \(arguments.joined(separator: " ")) did not get ready (exit \(process.exitCode.map(String.init) ?? "none")): \(stderr)")
+                throw ChildProcessError("airlabd \(arguments.joined(separator: " ")) did not get ready (exit \(process.exitCode.map(String.init) ?? "none")): \(stderr)")
             }
             usleep(20_000)
         }
