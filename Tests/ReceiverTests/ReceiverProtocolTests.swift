@@ -121,12 +121,13 @@ struct ReceiverProtocolTests {
     @Test("SKIP: a seek forward or a rate above 1 during an interstitial answers 403 naming SKIP and the event")
     func skipRefusal() async throws {
         try await CastFixture.with { media in
-            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0"]) { daemon in
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "20"]) { daemon in
                 let stream = try await EventStreamListener.connect(port: daemon.port)
-                _ = try await daemon.cast(media.playlist)
-                try await BlockingWork.run { _ = stream.connection.socket.read(untilContains: "event: interstitial-started") }
-                // Pausing is no skipping: allowed, and it holds the ad while the refused commands arrive.
-                #expect(try await daemon.send("POST", "/rate?value=0").status == 200)
+                // The receiver pauses itself 3 s into the session, inside the matching ad (2 s to 6 s), on its
+                // own clock: the commands below then meet the ad however slow this machine is. Pausing is no
+                // skipping, so SKIP allows it.
+                _ = try await daemon.cast(media.playlist, extra: ["script": "at 3 pause"])
+                try await BlockingWork.run { _ = stream.connection.socket.read(untilContains: "\"state\":\"paused\"") }
                 let seek = try await daemon.send("POST", "/scrub?position=11")
                 #expect(seek.status == 403, "\(seek)")
                 #expect(seek.headers["x-airlab-restriction"] == "SKIP" && seek.headers["x-airlab-event"] == "ad-matching")
@@ -143,18 +144,20 @@ struct ReceiverProtocolTests {
     @Test("JUMP: a seek across an unplayed JUMP event answers 403 naming JUMP; the event plays first, then the seek lands")
     func jumpRefusal() async throws {
         try await CastFixture.with { media in
-            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "2"]) { daemon in
-                // From 3 s (past the matching ad), a seek to 11 crosses the mismatching ad at 8 s, which then plays;
-                // the 5 s before it reaches 8 s are 2.5 s of real time for the seek to arrive.
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "20"]) { daemon in
+                // From 3 s (past the matching ad), paused by the receiver's own script until the seek has
+                // arrived: a seek to 11 crosses the mismatching ad at 8 s, which then plays first.
                 let stream = try await EventStreamListener.connect(port: daemon.port)
-                let id = try await daemon.cast(media.playlist, extra: ["start": 3])
-                try await BlockingWork.run { _ = stream.connection.socket.read(untilContains: "\"state\":\"playing-primary\"") }
+                let id = try await daemon.cast(media.playlist, extra: ["start": 3, "script": "at 0 pause"])
+                // A seek while loading only moves the start; this one must meet primary content.
+                try await BlockingWork.run { _ = stream.connection.socket.read(untilContains: "\"state\":\"paused\"") }
                 stream.connection.close()
                 let seek = try await daemon.send("POST", "/scrub?position=11")
                 #expect(seek.status == 403, "\(seek)")
                 #expect(seek.headers["x-airlab-restriction"] == "JUMP")
                 let eventID = try #require(seek.headers["x-airlab-event"])
                 #expect(eventID == "ad-mismatching")
+                #expect(try await daemon.send("POST", "/rate?value=1").status == 200)
                 let report = try await daemon.reportWhenEnded(id)
                 let shape = timelineShape(report)
                 #expect(shape.contains("I:\(eventID)"))
@@ -168,10 +171,10 @@ struct ReceiverProtocolTests {
     @Test("A client event override through setProperty lifts the restrictions: the same seek is then answered 200 and no break plays")
     func overrideLiftsRestriction() async throws {
         try await CastFixture.with { media in
-            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "2"]) { daemon in
-                let id = try await daemon.cast(media.playlist)
-                // Paused before the first ad (2 s in), so the override lands first however slow the machine is.
-                #expect(try await daemon.send("POST", "/rate?value=0").status == 200)
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "20"]) { daemon in
+                // Paused from the start by the receiver's own clock, so the override lands before the first ad
+                // however slow the machine is.
+                let id = try await daemon.cast(media.playlist, extra: ["script": "at 0 pause"])
                 let lifted = [["identifier": "ad-matching", "restrictions": [String]()], ["identifier": "ad-mismatching", "restrictions": [String]()]]
                 let set = try await daemon.send("PUT", "/setProperty?interstitialEvents", json: lifted)
                 #expect(set.status == 200, "\(set)")
@@ -191,9 +194,8 @@ struct ReceiverProtocolTests {
     @Test("automaticallyHandlesInterstitialEvents false: the effective schedule is empty and the cast plays without breaks")
     func automaticHandlingOff() async throws {
         try await CastFixture.with { media in
-            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "2"]) { daemon in
-                let id = try await daemon.cast(media.playlist, extra: ["start": 0])
-                #expect(try await daemon.send("POST", "/rate?value=0").status == 200)
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "20"]) { daemon in
+                let id = try await daemon.cast(media.playlist, extra: ["start": 0, "script": "at 0 pause"])
                 let plist = try PropertyListSerialization.data(fromPropertyList: ["value": false], format: .binary, options: 0)
                 let set = try await daemon.send(
                     "PUT", "/setProperty?automaticallyHandlesInterstitialEvents", headers: ["Content-Type": "application/x-apple-binary-plist"], body: plist)
@@ -336,7 +338,20 @@ struct ReceiverProtocolTests {
         try scratch.write("live.m3u8.5", window(3, ad: true))
 
         try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "10"]) { daemon in
-            let id = try await daemon.cast(server.url("_sequence/live.m3u8").absoluteString, extra: ["script": "at 14 stop"])
+            let stream = try await EventStreamListener.connect(port: daemon.port)
+            // Paused a second in, well before the ad's 7 s, while reloads go on with the session's clock;
+            // it plays on once a reload has brought the ad, however long that took here.
+            let id = try await daemon.cast(server.url("_sequence/live.m3u8").absoluteString, extra: ["script": "at 1 pause"])
+            var scheduled: [String] = []
+            for _ in 0..<400 where !scheduled.contains("ad") {
+                let schedule = try await daemon.send("POST", "/getProperty?interstitialEvents", headers: ["Accept": "application/json"])
+                scheduled = (schedule.json as? [[String: Any]] ?? []).compactMap { $0["identifier"] as? String }
+                if !scheduled.contains("ad") { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(scheduled == ["ad"], "no reload brought the ad within 20 s")
+            #expect(try await daemon.send("POST", "/rate?value=1").status == 200)
+            try await BlockingWork.run { _ = stream.connection.socket.read(untilContains: "event: interstitial-ended") }
+            #expect(try await daemon.send("POST", "/stop").status == 200)
             let report = try await daemon.reportWhenEnded(id)
             #expect(report["endReason"] as? String == "stopped by the sender")
             #expect((report["totals"] as? [String: Any])?["interstitialsPlayed"] as? Int == 1, "\(timelineShape(report))")
