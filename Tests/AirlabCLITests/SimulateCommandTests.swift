@@ -117,40 +117,22 @@ struct SimulateCommandTests {
 
     @Test("Live: reloads every target duration bring new interstitials, which play; a reload that changes one is reported")
     func liveReloads() async throws {
-        let primary = try await TestMedia.hls(MediaRecipe.baseline("live-12s") { $0.seconds = 12 }, .transportStream, segmentSeconds: 2)
-        let scratch = try TestMedia.stage(["primary": primary, "ad": try await TestMedia.hls(AdSupportedStream.matchingAd, .transportStream, segmentSeconds: 4)])
-        defer { scratch.remove() }
-        let server = try await BlockingWork.server(serving: scratch.url)
-        defer { server.stop() }
-
-        /// A three-segment window starting at `first`, with the ad's date range when given.
-        func window(_ first: Int, ad: String?) -> String {
-            var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:\(first)",
-                "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:\(String(format: "%02d", first * 2)).000Z"]
-            if let ad {
-                lines.append("#EXT-X-DATERANGE:ID=\"ad\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"2026-01-01T00:00:07.000Z\","
-                    + "X-ASSET-URI=\"\(server.url("ad/index.m3u8").absoluteString)\",\(ad)")
-            }
-            for segment in first..<(first + 3) { lines += ["#EXTINF:2.0,", "../primary/seg\(segment).ts"] }
-            return lines.joined(separator: "\n") + "\n"
+        try await LiveStream.with { stream in
+            try stream.writeWindows([
+                (0, nil), (0, nil), (1, "PLANNED-DURATION=4"), (2, "PLANNED-DURATION=4,DURATION=4"), (3, "PLANNED-DURATION=6,DURATION=4"),
+            ])
+            let (result, document) = try await simulate([stream.playlistURL, "--profile", "apple-tv-4k", "--until", "14"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let live = try session("apple-tv-4k", in: document)
+            #expect(live["endReason"] as? String == "the simulation reached --until 14")
+            #expect((live["totals"] as? [String: Any])?["interstitialsPlayed"] as? Int == 1, "the ad arrived in a reload and played")
+            let timeline = try #require(live["timeline"] as? [[String: Any]])
+            let pieces = timeline.filter { $0["kind"] as? String == "primary" }
+            #expect(pieces.first?["positionEnd"] as? Double == 7, "primary is left at the ad's date")
+            #expect(pieces.last?["positionStart"] as? Double == 11, "without X-RESUME-OFFSET the ad replaces its 4 s of primary")
+            let codes = (live["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+            #expect(codes.contains("daterange.changed-attribute"))
         }
-        try scratch.write("live.m3u8.1", window(0, ad: nil))
-        try scratch.write("live.m3u8.2", window(0, ad: nil))
-        try scratch.write("live.m3u8.3", window(1, ad: "PLANNED-DURATION=4"))
-        try scratch.write("live.m3u8.4", window(2, ad: "PLANNED-DURATION=4,DURATION=4"))
-        try scratch.write("live.m3u8.5", window(3, ad: "PLANNED-DURATION=6,DURATION=4"))
-
-        let (result, document) = try await simulate([server.url("_sequence/live.m3u8").absoluteString, "--profile", "apple-tv-4k", "--until", "14"])
-        #expect(result.status == 0, "stderr: \(result.stderr)")
-        let live = try session("apple-tv-4k", in: document)
-        #expect(live["endReason"] as? String == "the simulation reached --until 14")
-        #expect((live["totals"] as? [String: Any])?["interstitialsPlayed"] as? Int == 1, "the ad arrived in a reload and played")
-        let timeline = try #require(live["timeline"] as? [[String: Any]])
-        let pieces = timeline.filter { $0["kind"] as? String == "primary" }
-        #expect(pieces.first?["positionEnd"] as? Double == 7, "primary is left at the ad's date")
-        #expect(pieces.last?["positionStart"] as? Double == 11, "without X-RESUME-OFFSET the ad replaces its 4 s of primary")
-        let codes = (live["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
-        #expect(codes.contains("daterange.changed-attribute"))
     }
 
     @Test("The HTML report renders in headless Chromium with one SVG timeline lane per receiver; JUnit fails the slow switch")

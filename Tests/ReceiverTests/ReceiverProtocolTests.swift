@@ -315,47 +315,29 @@ struct ReceiverProtocolTests {
 
     @Test("Live: the receiver reloads the playlist every target duration; an interstitial that arrives in a reload plays")
     func liveReloads() async throws {
-        let primary = try await TestMedia.hls(MediaRecipe.baseline("live-12s") { $0.seconds = 12 }, .transportStream, segmentSeconds: 2)
-        let scratch = try TestMedia.stage(["primary": primary, "ad": try await TestMedia.hls(AdSupportedStream.matchingAd, .transportStream, segmentSeconds: 4)])
-        defer { scratch.remove() }
-        let server = try await BlockingWork.server(serving: scratch.url)
-        defer { server.stop() }
-        func window(_ first: Int, ad: Bool) -> String {
-            var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:\(first)",
-                "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:\(String(format: "%02d", first * 2)).000Z"]
-            if ad {
-                lines.append("#EXT-X-DATERANGE:ID=\"ad\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"2026-01-01T00:00:07.000Z\","
-                    + "X-ASSET-URI=\"\(server.url("ad/index.m3u8").absoluteString)\",DURATION=4")
+        try await LiveStream.with { live in
+            // The cast reads the playlist twice (load and probe); reloads bring the ad, then move the window on.
+            try live.writeWindows([(0, nil), (0, nil), (1, "DURATION=4"), (2, "DURATION=4"), (3, "DURATION=4")])
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "10"]) { daemon in
+                let stream = try await EventStreamListener.connect(port: daemon.port)
+                // Paused a second in, well before the ad's 7 s, while reloads go on with the session's clock;
+                // it plays on once a reload has brought the ad, however long that took here.
+                let id = try await daemon.cast(live.playlistURL, extra: ["script": "at 1 pause"])
+                var scheduled: [String] = []
+                for _ in 0..<400 where !scheduled.contains("ad") {
+                    let schedule = try await daemon.send("POST", "/getProperty?interstitialEvents", headers: ["Accept": "application/json"])
+                    scheduled = (schedule.json as? [[String: Any]] ?? []).compactMap { $0["identifier"] as? String }
+                    if !scheduled.contains("ad") { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                #expect(scheduled == ["ad"], "no reload brought the ad within 20 s")
+                #expect(try await daemon.send("POST", "/rate?value=1").status == 200)
+                try await BlockingWork.run { _ = stream.connection.socket.read(untilContains: "event: interstitial-ended") }
+                #expect(try await daemon.send("POST", "/stop").status == 200)
+                let report = try await daemon.reportWhenEnded(id)
+                #expect(report["endReason"] as? String == "stopped by the sender")
+                #expect((report["totals"] as? [String: Any])?["interstitialsPlayed"] as? Int == 1, "\(timelineShape(report))")
+                #expect(timelineShape(report).contains("I:ad"))
             }
-            for segment in first..<(first + 3) { lines += ["#EXTINF:2.0,", "../primary/seg\(segment).ts"] }
-            return lines.joined(separator: "\n") + "\n"
-        }
-        // The cast reads the playlist twice (load and probe); reloads bring the ad, then move the window on.
-        try scratch.write("live.m3u8.1", window(0, ad: false))
-        try scratch.write("live.m3u8.2", window(0, ad: false))
-        try scratch.write("live.m3u8.3", window(1, ad: true))
-        try scratch.write("live.m3u8.4", window(2, ad: true))
-        try scratch.write("live.m3u8.5", window(3, ad: true))
-
-        try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "10"]) { daemon in
-            let stream = try await EventStreamListener.connect(port: daemon.port)
-            // Paused a second in, well before the ad's 7 s, while reloads go on with the session's clock;
-            // it plays on once a reload has brought the ad, however long that took here.
-            let id = try await daemon.cast(server.url("_sequence/live.m3u8").absoluteString, extra: ["script": "at 1 pause"])
-            var scheduled: [String] = []
-            for _ in 0..<400 where !scheduled.contains("ad") {
-                let schedule = try await daemon.send("POST", "/getProperty?interstitialEvents", headers: ["Accept": "application/json"])
-                scheduled = (schedule.json as? [[String: Any]] ?? []).compactMap { $0["identifier"] as? String }
-                if !scheduled.contains("ad") { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            #expect(scheduled == ["ad"], "no reload brought the ad within 20 s")
-            #expect(try await daemon.send("POST", "/rate?value=1").status == 200)
-            try await BlockingWork.run { _ = stream.connection.socket.read(untilContains: "event: interstitial-ended") }
-            #expect(try await daemon.send("POST", "/stop").status == 200)
-            let report = try await daemon.reportWhenEnded(id)
-            #expect(report["endReason"] as? String == "stopped by the sender")
-            #expect((report["totals"] as? [String: Any])?["interstitialsPlayed"] as? Int == 1, "\(timelineShape(report))")
-            #expect(timelineShape(report).contains("I:ad"))
         }
     }
 
