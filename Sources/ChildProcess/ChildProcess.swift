@@ -26,18 +26,40 @@ public final class ChildProcess: @unchecked Sendable {
         case standardOutput
     }
 
+    /// Where standard input comes from.
+    public enum Input: Sendable {
+        case null
+        /// A pipe the parent holds open and never writes to: the child sees end of file when the parent
+        /// closes it (`closeLifeline()`) or dies, however it dies. A child that stops on that end of file
+        /// (`airlabd --stop-on-stdin-close`) can never outlive the parent that started it.
+        case lifeline
+    }
+
     public let pid: pid_t
     private let exitStatus = Mutex<Int32?>(nil)
     private let output: FileHandle?
+    private let lifeline = Mutex<Int32?>(nil)
     private let pending = Mutex<[UInt8]>([])
 
     /// Starts `arguments[0]` (looked up in PATH when it has no slash) with the other arguments.
-    public init(_ arguments: [String], standardOutput: Output = .null, standardError: Output = .standardOutput) throws {
+    public init(
+        _ arguments: [String], standardInput: Input = .null, standardOutput: Output = .null, standardError: Output = .standardOutput
+    ) throws {
         precondition(!arguments.isEmpty, "a child process needs a program")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var inputEnds: [Int32] = [-1, -1]
+        switch standardInput {
+        case .null:
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        case .lifeline:
+            guard pipe(&inputEnds) == 0 else { throw ChildProcessError("cannot make a pipe: \(String(cString: strerror(errno)))") }
+            // Only this child may hold the read end, and no child at all the write end: another child
+            // holding it would keep the lifeline open after this parent died.
+            _ = fcntl(inputEnds[1], F_SETFD, FD_CLOEXEC)
+            posix_spawn_file_actions_adddup2(&actions, inputEnds[0], 0)
+        }
 
         var pipeEnds: [Int32] = [-1, -1]
         if case .pipe = standardOutput {
@@ -69,11 +91,14 @@ public final class ChildProcess: @unchecked Sendable {
         var child: pid_t = 0
         let code = posix_spawnp(&child, arguments[0], &actions, &attributes, &argv, environ)
         if pipeEnds[1] >= 0 { close(pipeEnds[1]) }
+        if inputEnds[0] >= 0 { close(inputEnds[0]) }
         guard code == 0 else {
             if pipeEnds[0] >= 0 { close(pipeEnds[0]) }
+            if inputEnds[1] >= 0 { close(inputEnds[1]) }
             throw ChildProcessError("cannot start \(arguments[0]): \(String(cString: strerror(code)))")
         }
         pid = child
+        lifeline.withLock { $0 = inputEnds[1] >= 0 ? inputEnds[1] : nil }
         if pipeEnds[0] >= 0 {
             // The read end must not leak into later children, or they would hold this pipe open.
             _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
@@ -100,6 +125,17 @@ public final class ChildProcess: @unchecked Sendable {
         typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
         _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
+    }
+
+    deinit {
+        closeLifeline()
+    }
+
+    /// Closes the lifeline pipe, which a child watching its standard input takes as the signal to stop.
+    public func closeLifeline() {
+        if let descriptor = lifeline.withLock({ descriptor in defer { descriptor = nil }; return descriptor }) {
+            close(descriptor)
+        }
     }
 
     // MARK: - Output

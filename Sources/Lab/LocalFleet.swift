@@ -42,11 +42,13 @@ public final class LocalFleet: Sendable {
             throw FleetError("cannot start a local fleet: cannot make \(stateFolder.path)")
         }
         var arguments = profiles.flatMap { ["--profile", $0] }
-        arguments += ["--address", "127.0.0.1", "--port", "0", "--no-mdns", "--state-dir", stateFolder.path]
+        // The lifeline: a lab run that dies (killed, crashed) takes its local fleet with it.
+        arguments += ["--address", "127.0.0.1", "--port", "0", "--no-mdns", "--state-dir", stateFolder.path, "--stop-on-stdin-close"]
         if let timeScale { arguments += ["--time-scale", ReceiverClient.number(timeScale)] }
         let process: ChildProcess
         do {
-            process = try ChildProcess([executable.path] + arguments, standardOutput: .pipe, standardError: .file(log, append: true))
+            process = try ChildProcess(
+                [executable.path] + arguments, standardInput: .lifeline, standardOutput: .pipe, standardError: .file(log, append: true))
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw FleetError("cannot start a local fleet: \(error)")

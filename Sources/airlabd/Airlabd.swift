@@ -36,15 +36,14 @@ enum Airlabd {
             fputs("airlabd: \(error)\n", stderr)
             return usageStatus
         }
-        let signals = SignalWaiter([SIGTERM, SIGINT])
+        let stop = StopRequest(signals: [SIGTERM, SIGINT], watchingStandardInput: options.stopsOnStandardInputClose)
         for receiver in fleet.receivers {
             let profile = receiver.configuration.profile.name
             DaemonLog.announce("receiver \"\(receiver.configuration.name)\" profile \(profile) listening on http://\(hostPart(receiver.configuration.address)):\(receiver.port)")
         }
         if options.advertise { fleet.advertise() } else { log.write("mDNS is off (--no-mdns)") }
         DaemonLog.announce("ready")
-        let signal = await signals.next()
-        log.write("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): ending sessions and stopping")
+        log.write("\(await stop.next()): ending sessions and stopping")
         fleet.shutdown()
         return 0
     }
@@ -54,26 +53,34 @@ enum Airlabd {
     }
 }
 
-/// Waits for the first of some signals, delivered through Dispatch rather than a handler so that the
-/// shutdown runs as ordinary code.
-final class SignalWaiter: Sendable {
-    private let stream: AsyncStream<Int32>
+/// What stops the daemon: SIGTERM or SIGINT, delivered through Dispatch rather than a handler so that
+/// the shutdown runs as ordinary code, or with `--stop-on-stdin-close` the end of standard input.
+final class StopRequest: Sendable {
+    private let stream: AsyncStream<String>
     private nonisolated(unsafe) let sources: [any DispatchSourceSignal]
 
-    init(_ signals: [Int32]) {
-        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+    init(signals: [Int32], watchingStandardInput: Bool) {
+        let (stream, continuation) = AsyncStream<String>.makeStream()
         self.stream = stream
         sources = signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
+            source.setEventHandler { continuation.yield(number == SIGINT ? "SIGINT" : "SIGTERM") }
             source.resume()
             return source
         }
+        if watchingStandardInput {
+            // A parent that holds our standard input open as a lifeline has gone when it reads end of file.
+            Thread {
+                while !FileHandle.standardInput.availableData.isEmpty {}
+                continuation.yield("standard input closed")
+            }.start()
+        }
     }
 
-    func next() async -> Int32 {
-        for await number in stream { return number }
-        return SIGTERM
+    /// Why the daemon is to stop, once it is.
+    func next() async -> String {
+        for await reason in stream { return reason }
+        return "SIGTERM"
     }
 }

@@ -29,11 +29,13 @@ struct DaemonOptions {
             .flag("no-mdns", help: "Do not advertise over mDNS."),
             .value("seed", "N", help: "Seed of the latency draws when the sender gives none.", default: "1"),
             .value("log-format", "text|json", help: "How log lines are written to stderr.", default: "text"),
+            .flag("stop-on-stdin-close", help: "Stop as on SIGTERM when standard input closes: a parent holding it open can never be outlived."),
         ])
 
     var configurations: [ReceiverConfiguration]
     var advertise: Bool
     var logFormat: DaemonLog.Format
+    var stopsOnStandardInputClose: Bool
 
     init(_ parsed: ParsedCommand) throws(UsageError) {
         func fail(_ message: String) -> UsageError { UsageError(commandPath: [], message: message) }
@@ -68,6 +70,7 @@ struct DaemonOptions {
         case let other: throw fail("--log-format expects text or json, not '\(other)'")
         }
         advertise = !parsed.flag("no-mdns")
+        stopsOnStandardInputClose = parsed.flag("stop-on-stdin-close")
 
         var configurations: [ReceiverConfiguration] = []
         for (index, profile) in profiles.enumerated() {

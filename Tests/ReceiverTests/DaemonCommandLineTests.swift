@@ -57,6 +57,24 @@ struct DaemonCommandLineTests {
         #expect(FileManager.default.fileExists(atPath: state.url.appendingPathComponent("sessions/broken.json").path))
     }
 
+    @Test("--stop-on-stdin-close: when the parent's lifeline closes the daemon stops as on SIGTERM, sessions ending with reason shutdown")
+    func lifeline() async throws {
+        try await CastFixture.with { media in
+            let state = try Scratch()
+            defer { state.remove() }
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--state-dir", state.url.path]) { daemon in
+                let id = try await daemon.cast(media.plainPlaylist)
+                daemon.process.closeLifeline()
+                let status = try await BlockingWork.run { [process = daemon.process] in process.waitUntilExit() }
+                #expect(status == 0, "\(daemon.stderr)")
+                #expect(daemon.stderr.contains("standard input closed: ending sessions"), "\(daemon.stderr)")
+                let file = state.url.appendingPathComponent("sessions/\(id).json")
+                let stored = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
+                #expect((stored?["report"] as? [String: Any])?["endReason"] as? String == "shutdown")
+            }
+        }
+    }
+
     @Test("--help describes the flags and exits 0")
     func help() async throws {
         let result = try await Self.run(["--help"])

@@ -31,8 +31,10 @@ public final class DaemonProcess: Sendable {
         stdoutFile = folder.appendingPathComponent("airlabd-\(tag).out")
         stderrFile = folder.appendingPathComponent("airlabd-\(tag).err")
         let executable = CommandRunner.productsDirectory.appendingPathComponent("airlabd").path
-        let command = prefix + [executable] + arguments + (local ? ["--address", "127.0.0.1", "--no-mdns"] : [])
-        process = try ChildProcess(command, standardOutput: .file(stdoutFile, append: false), standardError: .file(stderrFile, append: false))
+        // The lifeline stops the daemon if this test process dies without stopping it (a crash, a kill).
+        let command = prefix + [executable] + arguments + ["--stop-on-stdin-close"] + (local ? ["--address", "127.0.0.1", "--no-mdns"] : [])
+        process = try ChildProcess(
+            command, standardInput: .lifeline, standardOutput: .file(stdoutFile, append: false), standardError: .file(stderrFile, append: false))
         let deadline = Date().addingTimeInterval(20)
         var announced: [Receiver] = []
         while true {
