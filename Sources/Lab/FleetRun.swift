@@ -33,14 +33,15 @@ public struct FleetRun: Sendable {
         on receivers: [Receiver], url: @escaping @Sendable (Receiver) -> String,
         update: @escaping @Sendable (_ index: Int, SessionProgress) -> Void = { _, _ in }
     ) async -> SimulationReport {
-        let results = await withTaskGroup(of: (Int, Result<SessionReport, ReceiverError>).self) { group in
+        // The child results are a struct: Swift 6.3's release builds corrupt tuple results of task groups.
+        let results = await withTaskGroup(of: Outcome.self) { group in
             for (index, receiver) in receivers.enumerated() {
                 group.addTask {
-                    (index, await self.follow(receiver, url: url(receiver)) { update(index, $0) })
+                    Outcome(index: index, result: await self.follow(receiver, url: url(receiver)) { update(index, $0) })
                 }
             }
             var results: [Int: Result<SessionReport, ReceiverError>] = [:]
-            for await (index, result) in group { results[index] = result }
+            for await outcome in group { results[outcome.index] = outcome.result }
             return results
         }
         var report = SimulationReport(playlist: playlist, seed: seed, sessions: [], failures: [])
@@ -53,6 +54,12 @@ public struct FleetRun: Sendable {
         }
         report.sessions = Self.distinguishingLanes(report.sessions, receivers: receivers, results: results)
         return report
+    }
+
+    /// What following receiver `index` came to.
+    struct Outcome: Sendable {
+        var index: Int
+        var result: Result<SessionReport, ReceiverError>
     }
 
     /// One receiver: subscribe, cast, follow the session's events to `ended`, read its report.
