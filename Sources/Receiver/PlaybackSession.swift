@@ -82,10 +82,14 @@ final class PlaybackSession: Sendable {
 
     // MARK: - Commands
 
-    /// Applies a sender's command now and returns what it caused (a refusal among them, if refused).
-    func handle(_ command: PlaybackCommand) -> [PlaybackEvent] {
-        let (events, finished) = state.withLock { state in
+    /// Applies a sender's command now and returns what it caused (a refusal among them, if refused);
+    /// nil when the session has ended meanwhile.
+    func handle(_ command: PlaybackCommand) -> [PlaybackEvent]? {
+        let (events, finished): ([PlaybackEvent]?, Bool) = state.withLock { state in
+            guard state.report == nil else { return (nil, false) }
             catchUp(&state, to: clock.now)
+            // Catching up may have played the session to its end: the command then finds none.
+            guard state.report == nil else { return (nil, settle(&state)) }
             let events = state.engine.handle(command, at: clock.now)
             apply(events, to: &state)
             return (events, settle(&state))

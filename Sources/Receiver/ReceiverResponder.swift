@@ -103,8 +103,9 @@ struct ReceiverResponder: HTTPResponder {
 
     /// A command to the session playing; a refusal by a restriction is a 403 naming it and the event.
     private func command(_ command: PlaybackCommand) throws(ProtocolError) -> HTTPResponse {
-        guard let session = core.active else { throw ProtocolError(status: 409, "no session is playing; cast with POST /play first") }
-        let events = session.handle(command)
+        guard let session = core.active, let events = session.handle(command) else {
+            throw ProtocolError(status: 409, "no session is playing; cast with POST /play first")
+        }
         if let refusal = events.first(where: { $0.kind == .commandRefused }) {
             // Refused without a restriction, the command itself was wrong (a negative rate): a bad request.
             guard refusal.restriction != nil else { throw ProtocolError(refusal.reason ?? "the command was refused") }
