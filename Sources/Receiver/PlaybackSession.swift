@@ -137,6 +137,14 @@ final class PlaybackSession: Sendable {
         return engine
     }
 
+    /// `engineNow` while the session plays, nil once it has ended: one look under the lock, for the
+    /// reads senders poll.
+    var activeEngineNow: PlaybackEngine? {
+        guard var engine = state.withLock({ $0.report == nil ? $0.engine : nil }) else { return nil }
+        _ = engine.advance(to: clock.now)
+        return engine
+    }
+
     var isActive: Bool { state.withLock { $0.report == nil } }
 
     /// The final report once ended; until then the report so far.

@@ -26,12 +26,12 @@ struct ReceiverResponder: HTTPResponder {
         let response: HTTPResponse
         switch (request.method, request.path) {
         case ("GET", "/playback-info"):
-            let info = core.active.map { PlaybackInfo(engine: $0.engineNow) } ?? .noSession
+            let info = core.current?.activeEngineNow.map(PlaybackInfo.init(engine:)) ?? .noSession
             response = HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: info.propertyList())
         case ("GET", "/server-info"):
             response = HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: core.identity.serverInfo())
         case ("GET", "/scrub"):
-            let info = core.active.map { PlaybackInfo(engine: $0.engineNow) } ?? .noSession
+            let info = core.current?.activeEngineNow.map(PlaybackInfo.init(engine:)) ?? .noSession
             response = .text(info.scrubText(), contentType: "text/parameters")
         default:
             return nil
@@ -179,18 +179,8 @@ struct ReceiverResponder: HTTPResponder {
         default:
             throw ProtocolError("getProperty knows interstitialEvents, playbackAccessLog and playbackErrorLog, not '\(name)'")
         }
-        // JSON has no dates: the logs' times are written as ISO 8601 text there.
-        let body = PropertyResponse.body(wantsJSON ? Self.jsonCompatible(value) : value, json: wantsJSON)
+        let body = PropertyResponse.body(value, json: wantsJSON)
         return HTTPResponse(status: 200, headers: ["Content-Type": body.contentType], body: body.data)
-    }
-
-    private static func jsonCompatible(_ value: Any) -> Any {
-        switch value {
-        case let dictionary as [String: Any]: return dictionary.mapValues(jsonCompatible)
-        case let array as [Any]: return array.map(jsonCompatible)
-        case let date as Date: return ISO8601DateFormatter().string(from: date)
-        default: return value
-        }
     }
 
     // MARK: - Events
@@ -245,10 +235,11 @@ struct ReceiverResponder: HTTPResponder {
     // MARK: - Reports and metrics
 
     private func sessionList() -> HTTPResponse {
+        let dates = ISO8601DateFormatter()
         var list: [[String: Any]] = core.store.entries.map { entry in
             var item: [String: Any] = [
                 "id": entry.id, "profile": entry.profile, "playlist": entry.playlist, "active": false, "state": "ended",
-                "startedAt": ISO8601DateFormatter().string(from: entry.startedAt),
+                "startedAt": dates.string(from: entry.startedAt),
             ]
             if let reason = entry.endReason { item["endReason"] = reason }
             return item
@@ -256,7 +247,7 @@ struct ReceiverResponder: HTTPResponder {
         if let session = core.active {
             list.append([
                 "id": session.id, "profile": session.profile.name, "playlist": session.playlist, "active": true,
-                "state": session.engineNow.state.rawValue, "startedAt": ISO8601DateFormatter().string(from: session.startedAt),
+                "state": session.engineNow.state.rawValue, "startedAt": dates.string(from: session.startedAt),
             ])
         }
         return json(["sessions": list])

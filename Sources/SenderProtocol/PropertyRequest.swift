@@ -7,7 +7,7 @@ public enum PropertyRequest {
     /// `setProperty?interstitialEvents`: an array of events in AVPlayerInterstitialEvent's shape.
     public static func interstitialEvents(body: Data, contentType: String?) throws(ProtocolError) -> ClientEvents {
         let value = try self.value(body: body, contentType: contentType, name: "interstitialEvents")
-        guard let json = try? JSONSerialization.data(withJSONObject: jsonCompatible(value)) else {
+        guard let json = try? JSONSerialization.data(withJSONObject: PropertyListValue.jsonCompatible(value)) else {
             throw ProtocolError("interstitialEvents is not an array of events")
         }
         do throws(ClientEvents.Failure) {
@@ -45,17 +45,5 @@ public enum PropertyRequest {
         }
         if let dictionary = document as? [String: Any], let value = dictionary["value"] { return value }
         return document
-    }
-
-    /// Property lists carry dates and data, which JSON cannot; dates become ISO 8601 text, as the
-    /// events' `date` member expects.
-    private static func jsonCompatible(_ value: Any) -> Any {
-        switch value {
-        case let dictionary as [String: Any]: return dictionary.mapValues(jsonCompatible)
-        case let array as [Any]: return array.map(jsonCompatible)
-        case let date as Date: return ISO8601DateFormatter().string(from: date)
-        case let data as Data: return data.base64EncodedString()
-        default: return value
-        }
     }
 }

@@ -38,10 +38,10 @@ public enum PropertyResponse {
         return names
     }
 
-    /// The answer for `value`, in the form the request asked for.
+    /// The answer for `value`, in the form the request asked for; for JSON, dates become ISO 8601 text.
     public static func body(_ value: Any, json: Bool) -> (data: Data, contentType: String) {
         if json {
-            let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("null".utf8)
+            let data = (try? JSONSerialization.data(withJSONObject: PropertyListValue.jsonCompatible(value), options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("null".utf8)
             return (data, "application/json")
         }
         let wrapped: [String: Any] = ["errorCode": 0, "value": value]
