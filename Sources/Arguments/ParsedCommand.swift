@@ -47,6 +47,15 @@ public struct ParsedCommand: Sendable {
         }
         return value
     }
+
+    /// A whole number from 0 (a seed, a count), `defaultValue` when absent.
+    public func wholeNumber(_ name: String, default defaultValue: UInt64) throws(UsageError) -> UInt64 {
+        guard let raw = optionValues[name]?.last else { return defaultValue }
+        guard let value = UInt64(raw) else {
+            throw UsageError(commandPath: path, message: "--\(name) expects a whole number from 0, not '\(raw)'")
+        }
+        return value
+    }
 }
 
 /// A command line that does not fit its command's description. Executables print it and exit 2.

@@ -63,9 +63,7 @@ enum LabRunCommand {
                 throw fail("--receivers chooses discovered receivers and --profile starts a local fleet; give one of them")
             }
             receivers = named ?? "all"
-            let seedText = parsed.values("seed").last ?? "1"
-            guard let seed = UInt64(seedText) else { throw fail("--seed expects a whole number from 0, not '\(seedText)'") }
-            self.seed = seed
+            seed = try parsed.wholeNumber("seed", default: 1)
             timeScale = try parsed.value("time-scale", as: Double.self)
             if let timeScale {
                 guard timeScale > 0 else { throw fail("--time-scale must be a positive number, not '\(timeScale)'") }

@@ -122,9 +122,7 @@ enum SimulateCommand {
             playlist = parsed.positional("PLAYLIST") ?? ""
             profiles = parsed.values("profile")
             guard !profiles.isEmpty else { throw fail("give at least one --profile (\(ProfileCatalog().shippedNames.joined(separator: ", ")))") }
-            let seedText = parsed.values("seed").last ?? "1"
-            guard let seed = UInt64(seedText) else { throw fail("--seed expects a whole number from 0, not '\(seedText)'") }
-            self.seed = seed
+            seed = try parsed.wholeNumber("seed", default: 1)
             start = try parsed.value("start", as: Double.self)
             if let start, start < 0 { throw fail("--start must be 0 or more, not '\(start)'") }
             eventsFile = parsed.values("events").last

@@ -56,8 +56,7 @@ struct DaemonOptions {
         }
         let timeScale = try parsed.value("time-scale", as: Double.self) ?? 1
         guard timeScale > 0, timeScale <= 10_000 else { throw fail("--time-scale must be above 0 and at most 10000, not '\(timeScale)'") }
-        let seedText = parsed.values("seed").last ?? "1"
-        guard let seed = UInt64(seedText) else { throw fail("--seed expects a whole number from 0, not '\(seedText)'") }
+        let seed = try parsed.wholeNumber("seed", default: 1)
         let address = parsed.values("address").last ?? "0.0.0.0"
         let password = parsed.values("password").last
         if let password, password.isEmpty { throw fail("--password must not be empty") }

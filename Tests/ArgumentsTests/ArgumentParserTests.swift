@@ -32,6 +32,21 @@ struct ArgumentParserTests {
         #expect(try parsed.value("timeout", as: Double.self) == 3.5)
     }
 
+    @Test("A whole number from 0 is read, its default stands in when absent, and anything else names the option and the value")
+    func wholeNumbers() throws {
+        #expect(try run(["playlist", "inspect", "x", "--timeout", "42"]).wholeNumber("timeout", default: 1) == 42)
+        #expect(try run(["playlist", "inspect", "x"]).wholeNumber("header", default: 7) == 7)
+        for bad in ["-1", "1.5", "many"] {
+            let parsed = try run(["playlist", "inspect", "x", "--timeout", bad])
+            #expect(throws: UsageError.self) { try parsed.wholeNumber("timeout", default: 1) }
+            do {
+                _ = try parsed.wholeNumber("timeout", default: 1)
+            } catch {
+                #expect(error.message == "--timeout expects a whole number from 0, not '\(bad)'")
+            }
+        }
+    }
+
     @Test("A repeatable option keeps every value in order")
     func repeatableOptionKeepsValues() throws {
         let parsed = try run(["playlist", "inspect", "x", "--header", "a", "--header", "b"])
