@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import SenderProtocol
 import Synchronization
 
 /// A fleet of receivers in one `airlabd` this process starts on 127.0.0.1, one per profile, for a lab
@@ -79,7 +80,7 @@ public final class LocalFleet: Sendable {
         defer { watchdog.cancel() }
         var receivers: [Receiver] = []
         while let line = process.readLine() {
-            if line == "airlabd: ready" { return .success(receivers) }
+            if line == ReadyAnnouncement.ready { return .success(receivers) }
             if let receiver = FleetAnnouncement.receiver(in: line) { receivers.append(receiver) }
         }
         let status = process.waitUntilExit()
@@ -105,20 +106,13 @@ final class Flag: Sendable {
     var isRaised: Bool { raised.withLock { $0 } }
 }
 
-/// The lines `airlabd` prints on stdout once a receiver listens.
+/// The lines `airlabd` prints on stdout once a receiver listens, as receivers.
 enum FleetAnnouncement {
-    /// `airlabd: receiver "NAME" profile PROFILE listening on http://ADDRESS:PORT`, as a receiver.
     static func receiver(in line: String) -> Receiver? {
-        let prefix = "airlabd: receiver \""
-        guard line.hasPrefix(prefix), let marker = line.range(of: "\" profile ", options: .backwards),
-            let listening = line.range(of: " listening on http://", options: .backwards), marker.upperBound <= listening.lowerBound
-        else { return nil }
-        let name = String(line[line.index(line.startIndex, offsetBy: prefix.count)..<marker.lowerBound])
-        let profile = String(line[marker.upperBound..<listening.lowerBound])
-        var authority = String(line[listening.upperBound...]).trimmingCharacters(in: .whitespaces)
-        if authority.hasSuffix("/") { authority.removeLast() }
-        guard let address = ReceiverAddress(parsing: authority) else { return nil }
-        return Receiver(name: name, address: address, profile: profile)
+        guard let announced = ReadyAnnouncement.receiver(in: line), let address = ReceiverAddress(parsing: announced.authority) else {
+            return nil
+        }
+        return Receiver(name: announced.name, address: address, profile: announced.profile)
     }
 }
 

@@ -6,6 +6,7 @@ import Foundation
 import Loading
 import Media
 import Receiver
+import SenderProtocol
 
 /// `airlabd`: starts the receivers, advertises them, and runs until SIGTERM or SIGINT.
 enum Airlabd {
@@ -38,18 +39,15 @@ enum Airlabd {
         }
         let stop = StopRequest(signals: [SIGTERM, SIGINT], watchingStandardInput: options.stopsOnStandardInputClose)
         for receiver in fleet.receivers {
-            let profile = receiver.configuration.profile.name
-            DaemonLog.announce("receiver \"\(receiver.configuration.name)\" profile \(profile) listening on http://\(hostPart(receiver.configuration.address)):\(receiver.port)")
+            DaemonLog.announce(ReadyAnnouncement.receiverLine(
+                name: receiver.configuration.name, profile: receiver.configuration.profile.name, host: receiver.configuration.address,
+                port: receiver.port))
         }
         if options.advertise { fleet.advertise() } else { log.write("mDNS is off (--no-mdns)") }
-        DaemonLog.announce("ready")
+        DaemonLog.announce(ReadyAnnouncement.ready)
         log.write("\(await stop.next()): ending sessions and stopping")
         fleet.shutdown()
         return 0
-    }
-
-    static func hostPart(_ address: String) -> String {
-        address.contains(":") ? "[\(address)]" : address
     }
 }
 

@@ -23,9 +23,9 @@ struct DaemonLog: Sendable {
         fputs(line, stderr)
     }
 
-    /// A line for whoever waits for the daemon, on stdout, flushed at once.
+    /// A `ReadyAnnouncement` line for whoever waits for the daemon, on stdout, flushed at once.
     static func announce(_ line: String) {
-        fputs("airlabd: \(line)\n", stdout)
+        fputs(line + "\n", stdout)
         fflush(stdout)
     }
 }

@@ -1,0 +1,26 @@
+/// What `airlabd` prints on stdout once it serves, for whoever started it (a lab run, a test, an
+/// operator's script): one line per receiver, then `airlabd: ready`. Written and read here only, so
+/// the daemon and its readers cannot drift apart.
+public enum ReadyAnnouncement {
+    public static let ready = "airlabd: ready"
+
+    /// `airlabd: receiver "NAME" profile PROFILE listening on http://HOST:PORT`
+    public static func receiverLine(name: String, profile: String, host: String, port: UInt16) -> String {
+        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        return "airlabd: receiver \"\(name)\" profile \(profile) listening on http://\(authority)"
+    }
+
+    /// The name, profile and `HOST:PORT` of a receiver line; nil for any other line. The name may hold
+    /// anything, quotes included: it is what lies between the first quote and the last `" profile `.
+    public static func receiver(in line: String) -> (name: String, profile: String, authority: String)? {
+        let prefix = "airlabd: receiver \""
+        guard line.hasPrefix(prefix), let marker = line.range(of: "\" profile ", options: .backwards),
+            let listening = line.range(of: " listening on http://", options: .backwards), marker.upperBound <= listening.lowerBound
+        else { return nil }
+        let name = String(line[line.index(line.startIndex, offsetBy: prefix.count)..<marker.lowerBound])
+        let profile = String(line[marker.upperBound..<listening.lowerBound])
+        var authority = String(line[listening.upperBound...]).trimmingCharacters(in: .whitespaces)
+        if authority.hasSuffix("/") { authority.removeLast() }
+        return (name, profile, authority)
+    }
+}

@@ -1,0 +1,15 @@
+import Testing
+@testable import SenderProtocol
+
+@Suite("airlabd's ready lines")
+struct ReadyAnnouncementTests {
+    @Test("A receiver line reads back to its name, profile and HOST:PORT, whatever the name holds; IPv6 hosts are bracketed")
+    func roundTrip() throws {
+        let line = ReadyAnnouncement.receiverLine(name: #"Den "TV" profile x"#, profile: "smart-tv-low", host: "::1", port: 7001)
+        #expect(line == #"airlabd: receiver "Den "TV" profile x" profile smart-tv-low listening on http://[::1]:7001"#)
+        let read = try #require(ReadyAnnouncement.receiver(in: line))
+        #expect(read.name == #"Den "TV" profile x"# && read.profile == "smart-tv-low" && read.authority == "[::1]:7001")
+        #expect(ReadyAnnouncement.receiver(in: ReadyAnnouncement.ready) == nil)
+        #expect(ReadyAnnouncement.receiver(in: "airlabd: mDNS is off (--no-mdns)") == nil)
+    }
+}
