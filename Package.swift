@@ -75,7 +75,7 @@ let package = Package(
 
         /// One or many emulated receivers: sessions on a real clock, the sender protocol's routes,
         /// events, stored reports, metrics.
-        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "Emulation", "Reports"]),
+        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "Emulation", "HLS", "Reports"]),
 
         // MARK: - The sender side
 

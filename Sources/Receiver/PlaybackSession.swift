@@ -1,6 +1,7 @@
 import Casting
 import Emulation
 import Foundation
+import HLS
 import HTTP
 import Synchronization
 
@@ -115,14 +116,23 @@ final class PlaybackSession: Sendable {
         let prepared = state.withLock { $0.prepared }
         let changed = try await planner.reapply(update(prepared.request), to: prepared)
         let cast = try await planner.plan(changed, profile: profile, seed: seed)
-        let finished = state.withLock { state in
-            guard state.report == nil else { return false }
+        // Only what the change made: a live reload meanwhile may have moved the media on.
+        adopt(cast.plan, diagnostics: changed.diagnostics) { state in
             state.prepared.request = changed.request
             state.prepared.events = changed.events
             state.prepared.resolution = changed.resolution
+        }
+    }
+
+    /// Hands the engine a new plan now, without interrupting playback, after `update` has recorded
+    /// what the plan was made from; unless the session ended while the plan was being made.
+    private func adopt(_ plan: PlaybackPlan, diagnostics: [Diagnostic], update: (inout State) -> Void) {
+        let finished = state.withLock { state in
+            guard state.report == nil else { return false }
+            update(&state)
             catchUp(&state, to: clock.now)
-            apply(state.engine.handle(.updatePlan(cast.plan), at: clock.now), to: &state)
-            state.recorder.add(changed.diagnostics.filter { $0.severity != .info })
+            apply(state.engine.handle(.updatePlan(plan), at: clock.now), to: &state)
+            state.recorder.add(diagnostics.filter { $0.severity != .info })
             return settle(&state)
         }
         if finished { ended(self) }
@@ -251,16 +261,10 @@ final class PlaybackSession: Sendable {
         do throws(CastError) {
             let reloaded = try await planner.reload(prepared, window: &moved)
             let cast = try await planner.plan(reloaded, profile: profile, seed: seed)
-            let finished = state.withLock { state in
-                guard state.report == nil else { return false }
+            adopt(cast.plan, diagnostics: reloaded.diagnostics) { state in
                 state.prepared = reloaded
                 state.window = moved
-                catchUp(&state, to: clock.now)
-                apply(state.engine.handle(.updatePlan(cast.plan), at: clock.now), to: &state)
-                state.recorder.add(reloaded.diagnostics.filter { $0.severity != .info })
-                return settle(&state)
             }
-            if finished { ended(self) }
         } catch {
             state.withLock { $0.recorder.recordError("reload at \(PlaybackCommand.format(time)) s: \(error.reason)") }
         }
