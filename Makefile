@@ -8,7 +8,7 @@ UNIT_DIR ?= /etc/systemd/system
 # DESTDIR stages an install in another root (a package build); systemd is told only about a real one.
 DESTDIR ?=
 
-.PHONY: all deps build test bench run demo lab install clean
+.PHONY: all deps build test fuzz bench run demo lab install clean
 
 all: build
 
@@ -18,9 +18,22 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# The suite runs twice: once as built, once with every executable it runs (airlab, airlabd, the fuzz
+# replays) taken from a release build, as users install them; Swift 6.3 has miscompiled release builds
+# here that the debug run could not see. Then every fuzz target runs briefly from its seed corpus.
 test: deps
+	scripts/check-imports
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(SWIFT) build -c release
+	AIRLAB_PRODUCTS="$$($(SWIFT) build -c release --show-bin-path)" $(SWIFT) test --skip-build
+	scripts/fuzz --seconds 20
+
+# Every fuzz target for FUZZ_SECONDS each (default 5 minutes); what they find that reaches new code is
+# kept in Fuzz/corpus. A crash or hang fails the run and leaves its input in .build/fuzz/artifacts.
+FUZZ_SECONDS ?= 300
+fuzz: deps
+	scripts/fuzz --seconds $(FUZZ_SECONDS) --keep
 
 # Benchmarks print ratios against a reference measured in the same run; they never fail a build.
 bench: deps

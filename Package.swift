@@ -86,11 +86,20 @@ let package = Package(
         // MARK: - Executables
 
         .executableTarget(
-            name: "airlab", dependencies: ["Arguments", "Inspection", "Media", "Casting", "Reports", "Emulation", "Lab", "Discovery"]),
+            name: "airlab", dependencies: ["Arguments", "Inspection", "Loading", "Media", "Casting", "Reports", "Emulation", "Lab"]),
         /// The receiver daemon: arguments, signals, the fleet. Thin.
-        .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Discovery", "Casting", "Emulation", "Media"]),
+        .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Loading", "Casting", "Emulation", "Media"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
         .executableTarget(name: "airlab-bench", dependencies: ["ChildProcess", "HLS", "Media", "Casting", "Emulation"]),
+
+        // MARK: - Fuzzing
+
+        /// Runs a fuzz target's entry point over files when it is built without `-D FUZZING`.
+        .target(name: "FuzzReplay", path: "Fuzz/FuzzReplay"),
+        /// libFuzzer targets, one per input surface (`make fuzz`); each is also a replay program.
+        .executableTarget(name: "fuzz-playlist", dependencies: ["FuzzReplay", "HLS", "Inspection"], path: "Fuzz/PlaylistFuzz"),
+        .executableTarget(
+            name: "fuzz-asset-list", dependencies: ["FuzzReplay", "HLS", "Inspection", "Loading"], path: "Fuzz/AssetListFuzz"),
 
         // MARK: - Tests
 
@@ -99,15 +108,17 @@ let package = Package(
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
-        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "Media"]),
+        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "HLS", "Media"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Casting", "Emulation"]),
         .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "Emulation", "HLS"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "Emulation", "HLS", "Media", "TestSupport"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "HLS", "TestSupport", "airlab"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport", "airlab"]),
         /// Runs a publisher in a process of its own, for the mDNS tests that need a fresh process.
         .executableTarget(name: "airlab-mdns-probe", dependencies: ["Discovery"], path: "Tests/MDNSProbe"),
         /// Also runs the real `airlab` and `airlabd` in a network namespace, so it needs both built.
         .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport", "airlab-mdns-probe", "airlab", "airlabd"]),
+        /// Replays every kept fuzz input through the targets' replay programs.
+        .testTarget(name: "FuzzTests", dependencies: ["TestSupport", "fuzz-playlist", "fuzz-asset-list"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "ReceiverTests", dependencies: ["TestSupport", "airlabd"]),
         /// Checks the units in systemd/ with systemd-analyze and against the rules they must keep.

@@ -9,9 +9,14 @@ public struct CommandResult: Sendable {
 
 /// Runs the package's built executables (`airlab`, `airlabd`) the way a user would.
 public enum CommandRunner {
-    /// The folder SwiftPM builds products into: test bundles and executables sit side by side.
+    /// The folder the executables under test come from: where SwiftPM put the test bundle (products of
+    /// one build sit side by side), or `AIRLAB_PRODUCTS`, which `make test` points at a release build
+    /// so that the same tests check the binaries a user installs.
     public static var productsDirectory: URL {
-        Bundle.main.bundleURL
+        if let products = ProcessInfo.processInfo.environment["AIRLAB_PRODUCTS"], !products.isEmpty {
+            return URL(fileURLWithPath: products, isDirectory: true)
+        }
+        return Bundle.main.bundleURL
     }
 
     public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> CommandResult {

@@ -1,0 +1,26 @@
+import FuzzReplay
+import HLS
+import Inspection
+
+/// Any bytes as a playlist: parsed, its interstitials read and scheduled, and the whole report
+/// rendered as text and as JSON, as `airlab playlist inspect` does with what a server sends.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func playlistFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let parsed = PlaylistParser.parse(UnsafeBufferPointer(start: data, count: size))
+    let report = InspectionReport(playlist: "fuzz.m3u8", parsed: parsed)
+    _ = report.renderedText()
+    _ = report.renderedJSON()
+    if case .media(let media) = parsed.playlist {
+        // A start inside the content exercises the walk that begins in the middle of a schedule.
+        let (events, _) = media.interstitialEvents()
+        _ = InterstitialSchedule.build(
+            events: events, timeline: PrimaryTimeline(media), isLive: media.isLive, startPosition: media.duration / 2)
+    }
+    return 0
+}
+
+#if !FUZZING
+@main enum Replay {
+    static func main() { FuzzReplay.main(CommandLine.arguments.dropFirst(), playlistFuzz) }
+}
+#endif

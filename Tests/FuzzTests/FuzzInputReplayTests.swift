@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every input kept for a fuzz target (its seed corpus, what `make fuzz --keep` added, and each input a
+/// fuzzer once crashed or hung on) runs through the target's replay program on every test run, so a
+/// fixed crash stays fixed.
+@Suite struct FuzzInputReplayTests {
+    static let fuzzFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fuzz")
+
+    /// The targets, one per folder of Fuzz/corpus, so a new target cannot be left out of the replay.
+    static var targets: [String] {
+        let corpus = fuzzFolder.appendingPathComponent("corpus").path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: corpus)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    @Test func everyFuzzTargetHasASeedCorpusAndADictionary() throws {
+        #expect(Self.targets.count >= 2)
+        for target in Self.targets {
+            let seeds = try FileManager.default.contentsOfDirectory(atPath: Self.fuzzFolder.appendingPathComponent("corpus/\(target)").path)
+            #expect(!seeds.isEmpty, "Fuzz/corpus/\(target) has no seeds")
+            #expect(FileManager.default.fileExists(atPath: Self.fuzzFolder.appendingPathComponent("dictionaries/\(target).dict").path),
+                "Fuzz/dictionaries/\(target).dict is missing")
+        }
+    }
+
+    @Test(arguments: targets)
+    func keptInputsOfATargetRunWithoutACrash(target: String) throws {
+        let folders = ["corpus", "regressions"].map { Self.fuzzFolder.appendingPathComponent("\($0)/\(target)").path }
+            .filter { FileManager.default.fileExists(atPath: $0) }
+        let expected = try folders.reduce(0) { $0 + (try FileManager.default.contentsOfDirectory(atPath: $1).filter { !$0.hasPrefix(".") }.count) }
+        let result = try CommandRunner.run("fuzz-\(target)", folders)
+        #expect(result.status == 0, "fuzz-\(target) failed on a kept input: \(result.stderr.suffix(2000))")
+        #expect(result.stdout.contains("replayed \(expected) inputs"), "\(result.stdout)")
+    }
+}
