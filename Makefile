@@ -8,7 +8,7 @@ UNIT_DIR ?= /etc/systemd/system
 # DESTDIR stages an install in another root (a package build); systemd is told only about a real one.
 DESTDIR ?=
 
-.PHONY: all deps build test fuzz bench run demo lab install clean
+.PHONY: all deps build test fuzz soak bench run demo lab install clean
 
 all: build
 
@@ -34,6 +34,13 @@ test: deps
 FUZZ_SECONDS ?= 300
 fuzz: deps
 	scripts/fuzz --seconds $(FUZZ_SECONDS) --keep
+
+# A fleet of 50 receivers in one release airlabd under 64 misbehaving senders for SOAK_MINUTES (default
+# 10), loopback only; prints requests, errors, p99 /playback-info latency and RSS. Not part of make test.
+SOAK_MINUTES ?= 10
+soak: deps
+	$(SWIFT) build -c release --product airlabd
+	scripts/soak --minutes $(SOAK_MINUTES) --airlabd "$$($(SWIFT) build -c release --show-bin-path)/airlabd"
 
 # Benchmarks print ratios against a reference measured in the same run; they never fail a build.
 bench: deps
