@@ -6,8 +6,7 @@ import Loading
 
 /// Any bytes as the asset list of both interstitials of a fixed playlist: decoded, its durations put
 /// into the schedule as `--resolve` would, and the report rendered.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func assetListFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func assetListFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let (list, diagnostics) = AssetList.parse(Data(bytes: data, count: size), source: "fuzz.json")
     var resolution = AssetResolution()
     resolution.diagnostics = diagnostics
@@ -38,7 +37,12 @@ private let primary = """
 
     """
 
-#if !FUZZING
+#if FUZZING
+// Only the fuzzing build exports the C entry point: test bundles link every executable target of the
+// package together, and two targets' replay builds would define it twice.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt { assetListFuzz(data, size) }
+#else
 @main enum Replay {
     static func main() { FuzzReplay.main(CommandLine.arguments.dropFirst(), assetListFuzz) }
 }

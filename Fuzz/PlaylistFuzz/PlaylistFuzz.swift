@@ -4,8 +4,7 @@ import Inspection
 
 /// Any bytes as a playlist: parsed, its interstitials read and scheduled, and the whole report
 /// rendered as text and as JSON, as `airlab playlist inspect` does with what a server sends.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func playlistFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func playlistFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let parsed = PlaylistParser.parse(UnsafeBufferPointer(start: data, count: size))
     let report = InspectionReport(playlist: "fuzz.m3u8", parsed: parsed)
     _ = report.renderedText()
@@ -19,7 +18,12 @@ public func playlistFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-#if !FUZZING
+#if FUZZING
+// Only the fuzzing build exports the C entry point: test bundles link every executable target of the
+// package together, and two targets' replay builds would define it twice.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt { playlistFuzz(data, size) }
+#else
 @main enum Replay {
     static func main() { FuzzReplay.main(CommandLine.arguments.dropFirst(), playlistFuzz) }
 }
