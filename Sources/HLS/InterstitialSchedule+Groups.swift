@@ -163,20 +163,24 @@ public struct BreakGroup: Sendable, Hashable {
         for slot in pre.count..<(pre.count + mid.count) {
             let candidate = candidates[order[slot]]
             guard !candidate.isOutside, let position = candidate.position else { continue }
-            if let last = groups.last, last.placement == .mid, let lastResume = last.resumeAt {
-                let coincides = abs(position - last.position) <= tolerance
+            let last = groups.count - 1
+            // Only scalars are read from the last group: a copy of it held across the appends below
+            // would copy its member arrays on every join, which is quadratic in the group's size.
+            if last >= 0, groups[last].placement == .mid, let lastResume = groups[last].resumeAt {
+                let lastPosition = groups[last].position
+                let coincides = abs(position - lastPosition) <= tolerance
                 if coincides || position < lastResume - tolerance {
                     if !coincides {
                         joins.append(SkippedTimeJoin(
-                            member: slot, group: groups.count - 1, groupPosition: last.position, skippedTo: lastResume,
-                            membersBefore: last.members.count))
+                            member: slot, group: last, groupPosition: lastPosition, skippedTo: lastResume,
+                            membersBefore: groups[last].members.count))
                     }
                     // The group grew: its resumption point moves, and may now reach further events.
-                    let share = last.share.adding(candidate.share)
-                    groups[groups.count - 1].members.append(slot)
-                    groups[groups.count - 1].eventIDs.append(candidate.eventID)
-                    groups[groups.count - 1].share = share
-                    groups[groups.count - 1].resumeAt = rule.resumePoint(at: last.position, share: share)
+                    let share = groups[last].share.adding(candidate.share)
+                    groups[last].members.append(slot)
+                    groups[last].eventIDs.append(candidate.eventID)
+                    groups[last].share = share
+                    groups[last].resumeAt = rule.resumePoint(at: lastPosition, share: share)
                     continue
                 }
             }
