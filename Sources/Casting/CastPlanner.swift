@@ -190,58 +190,60 @@ public struct CastPlanner: Sendable {
 
         let model = TransitionModel(profile: profile, seed: seed)
         let assetParameters = await probeAssets(cast.resolution.assets, for: profile, language: cast.request.preferredLanguage)
-        var breaks: [PlannedBreak] = []
-        // What plays before the next break of a group: primary, or the previous event's last asset.
-        var previousAtPosition: (position: Double, media: MediaParameters)?
-        for scheduled in schedule.breaks {
-            // Every placed break goes to the engine, also those before the start position (a seek back
-            // reaches them); only mid-rolls outside a VOD can never play.
-            guard let position = scheduled.position else { continue }
-            let event = scheduled.event
-            let isMidRoll = !event.cue.contains(.pre) && !event.cue.contains(.post)
-            if isMidRoll && !media.isLive && (position < 0 || position > media.duration) { continue }
-            var assets: [PlannedAsset] = []
-            var playable: [(index: Int, media: MediaParameters)] = []
-            for (index, asset) in (cast.resolution.assets[event.id] ?? []).enumerated() {
-                var planned = PlannedAsset(uri: asset.uri, duration: asset.duration, failure: asset.failure)
-                if planned.failure == nil {
-                    switch assetParameters[asset.uri] {
-                    case let probe? where probe.parameters != nil:
-                        let parameters = probe.parameters!
-                        if let failure = profile.decodingFailure(of: parameters, startCodec: primary.video?.codecName) {
-                            planned.failure = failure
-                        } else {
-                            planned.transitionFromPrevious = playable.last.map {
-                                model.transition("\(event.id)/\(index)", from: $0.media, to: parameters)
-                            } ?? .instant
-                            playable.append((index, parameters))
+        // The schedule's groups go to the engine whole, also those before the start position (a seek
+        // back reaches them); events that cannot be placed and mid-rolls outside a VOD are in none.
+        var groups: [PlannedGroup] = []
+        for group in schedule.groups {
+            var members: [PlannedBreak] = []
+            // What plays before the next event of the group: primary, or the previous event's last asset.
+            var before = primary
+            for member in group.members {
+                let scheduled = schedule.breaks[member]
+                let event = scheduled.event
+                var assets: [PlannedAsset] = []
+                var playable: [(index: Int, media: MediaParameters)] = []
+                for (index, asset) in (cast.resolution.assets[event.id] ?? []).enumerated() {
+                    var planned = PlannedAsset(uri: asset.uri, duration: asset.duration, failure: asset.failure)
+                    if planned.failure == nil {
+                        switch assetParameters[asset.uri] {
+                        case let probe? where probe.parameters != nil:
+                            let parameters = probe.parameters!
+                            if let failure = profile.decodingFailure(of: parameters, startCodec: primary.video?.codecName) {
+                                planned.failure = failure
+                            } else {
+                                planned.transitionFromPrevious = playable.last.map {
+                                    model.transition("\(event.id)/\(index)", from: $0.media, to: parameters)
+                                } ?? .instant
+                                playable.append((index, parameters))
+                            }
+                        case let probe? where !probe.decodable:
+                            planned.failure = probe.failure
+                        case let probe?:
+                            planned.failure = "it cannot be probed (\(probe.failure ?? "no parameters"))"
+                        case nil:
+                            planned.failure = "it was not probed"
                         }
-                    case let probe? where !probe.decodable:
-                        planned.failure = probe.failure
-                    case let probe?:
-                        planned.failure = "it cannot be probed (\(probe.failure ?? "no parameters"))"
-                    case nil:
-                        planned.failure = "it was not probed"
                     }
+                    assets.append(planned)
                 }
-                assets.append(planned)
+                var planned = PlannedBreak(
+                    eventID: event.id, position: scheduled.position ?? group.position, resumeOffset: scheduled.resumeOffset,
+                    cue: event.cue, snap: event.snap, restrictions: event.restrictions, playoutLimit: event.playoutLimit,
+                    assets: assets, failure: scheduled.failure)
+                if let first = playable.first, let last = playable.last {
+                    planned.transitionIn = model.transition("\(event.id)/in", from: before, to: first.media)
+                    planned.transitionOut = model.transition("\(event.id)/out", from: last.media, to: primary, bitsPerSecond: bitsPerSecond)
+                    before = last.media
+                }
+                members.append(planned)
             }
-            let before = previousAtPosition.flatMap { abs($0.position - position) < 0.001 ? $0.media : nil } ?? primary
-            var planned = PlannedBreak(
-                eventID: event.id, position: position, resumeOffset: scheduled.resumeOffset, cue: event.cue, snap: event.snap,
-                restrictions: event.restrictions, playoutLimit: event.playoutLimit, assets: assets, failure: scheduled.failure)
-            if let first = playable.first, let last = playable.last {
-                planned.transitionIn = model.transition("\(event.id)/in", from: before, to: first.media)
-                planned.transitionOut = model.transition("\(event.id)/out", from: last.media, to: primary, bitsPerSecond: bitsPerSecond)
-                previousAtPosition = (position, last.media)
-            }
-            breaks.append(planned)
+            groups.append(PlannedGroup(group, members: members))
         }
 
         let startup = model.transition("startup", from: nil, to: primary, bitsPerSecond: bitsPerSecond, preloaded: false)
         let plan = PlaybackPlan(
             primaryDuration: media.duration, isLive: media.isLive, segmentBoundaries: timeline.boundaries, startup: startup,
-            breaks: breaks)
+            groups: groups)
         return CastPlan(
             profile: profile, seed: seed, plan: plan, startPosition: startPosition,
             variant: selection, primary: primary, schedule: schedule, diagnostics: diagnostics)

@@ -2,34 +2,69 @@ import HLS
 
 /// Breaks: finding the group the playhead reaches, playing its events and assets, and leaving it.
 extension PlaybackEngine {
-    /// The position of the next mid-roll group the playhead will reach, counting one at the playhead itself.
-    func nextBreakPosition() -> Double? {
-        plan.breaks.lazy
-            .filter { !$0.cue.contains(.pre) && !$0.cue.contains(.post) }
-            .map(\.position)
-            .filter { $0 >= position - Self.tolerance && $0 != suppressedGroupPosition && !retiredGroupPositions.contains($0) }
-            .min()
+    /// The group that primary playing now must not trigger again, if any.
+    var primarySuppression: Suppression? {
+        if case .primary(let playback) = activity { return playback.suppressed }
+        return nil
     }
 
-    /// The JUMP event closest before `target` among those after `start`.
-    func closestJumpEvent(after start: Double, upTo target: Double) -> PlannedBreak? {
-        plan.breaks.filter {
-            $0.restrictions.contains(.jump) && !$0.cue.contains(.pre) && !$0.cue.contains(.post)
-                && $0.position > start && $0.position <= target && !($0.cue.contains(.once) && startedEventIDs.contains($0.eventID))
-        }.max { $0.position < $1.position }
-    }
-
-    mutating func startGroup(at groupPosition: Double) -> [PlaybackEvent] {
-        let group = plan.breaks.filter {
-            !$0.cue.contains(.pre) && !$0.cue.contains(.post) && $0.position == groupPosition
+    /// The next mid-roll group the playhead will reach, counting one at the playhead itself: a binary
+    /// search over the plan's groups, then past the suppressed and retired ones.
+    func nextGroup(suppressing suppressed: Suppression?) -> PlannedGroup? {
+        let groups = plan.midGroups
+        var index = BreakGroup.firstIndex(atOrAfter: position, in: groups, position: \.position)
+        while index < groups.count, groups[index].id == suppressed?.groupID || retiredGroupIDs.contains(groups[index].id) {
+            index += 1
         }
-        position = groupPosition
-        return beginGroup(group, placement: .mid)
+        return index < groups.count ? groups[index] : nil
     }
 
-    mutating func beginGroup(_ group: [PlannedBreak], placement: BreakCursor.Placement) -> [PlaybackEvent] {
-        let cursor = BreakCursor(group: group, placement: placement, member: 0, asset: 0)
-        return advanceToPlayableEvent(cursor, from: 0, transitionFromPrimary: true)
+    /// True for a CUE=ONCE event that has already started: it never plays again.
+    func hasPlayedOnce(_ member: PlannedBreak) -> Bool {
+        member.cue.contains(.once) && startedEventIDs.contains(member.eventID)
+    }
+
+    /// The mid-roll group whose replaced primary time contains `target`, if any, by the schedule's
+    /// rule (`BreakGroup.covering`), over the members that can still play.
+    func coveringGroup(of target: Double, suppressing suppressed: Suppression?) -> PlannedGroup? {
+        let groups = plan.midGroups
+        let index = BreakGroup.covering(target, in: groups, position: \.position) { group in
+            guard group.id != suppressed?.groupID else { return nil }
+            let left = group.members.filter { !hasPlayedOnce($0) }
+            if left.count == group.members.count { return group.resumeAt }
+            guard !left.isEmpty else { return nil }
+            return plan.resumeRule.resumePoint(at: group.position, share: left.reduce(.none) { $0.adding($1.resumeShare) })
+        }
+        return index.map { groups[$0] }
+    }
+
+    /// The group closest before `target`, among those after `start`, with a JUMP event that can still play.
+    func closestJumpGroup(after start: Double, upTo target: Double) -> (group: PlannedGroup, event: String)? {
+        let groups = plan.midGroups
+        var index = BreakGroup.firstIndex(atOrAfter: target + 2 * Self.tolerance, in: groups, position: \.position)
+        while index > 0 {
+            index -= 1
+            let group = groups[index]
+            guard group.position > start else { return nil }
+            guard group.position <= target else { continue }
+            if let jump = group.members.first(where: { $0.restrictions.contains(.jump) && !hasPlayedOnce($0) }) {
+                return (group, jump.eventID)
+            }
+        }
+        return nil
+    }
+
+    /// Starts a mid-roll group at its position.
+    mutating func startGroup(_ group: PlannedGroup, joinOffset: Double? = nil, seekAfterwards: Double? = nil) -> [PlaybackEvent] {
+        position = group.position
+        var cursor = BreakCursor(group: group, position: group.position)
+        cursor.joinOffset = joinOffset
+        cursor.seekAfterwards = seekAfterwards
+        return beginGroup(cursor)
+    }
+
+    mutating func beginGroup(_ cursor: BreakCursor) -> [PlaybackEvent] {
+        advanceToPlayableEvent(cursor, from: 0, transitionFromPrimary: true)
     }
 
     /// Starts the first event at or after `member` that can play, reporting the ones skipped.
@@ -38,41 +73,39 @@ extension PlaybackEngine {
     ) -> [PlaybackEvent] {
         var cursor = start
         var events: [PlaybackEvent] = []
-        var index = member
-        while true {
-            if index >= cursor.group.count {
-                absorbBreaksInSkippedTime(&cursor)
-                if index >= cursor.group.count { break }
+        for index in member..<cursor.group.members.count {
+            let event = cursor.group.members[index]
+            let skipReason: String?
+            // Whether the event still moves primary on: a CUE=ONCE event already played, a cancelled one
+            // and one whose assets this receiver cannot play replace nothing; an empty asset list counts
+            // with the offset the schedule gave it (X-RESUME-OFFSET or 0).
+            var counts = true
+            if hasPlayedOnce(event) {
+                skipReason = "CUE=ONCE: it has already played"
+                counts = false
+            } else if let failure = event.failure {
+                skipReason = "it failed (\(failure)); primary resumes where it stopped"
+                counts = false
+            } else if event.assets.isEmpty {
+                skipReason = "its asset list is empty"
+            } else if event.playableAssets.isEmpty {
+                skipReason = "none of its assets can play (\(event.assets.compactMap(\.failure).first ?? "unknown")); primary resumes where it stopped"
+                counts = false
+            } else {
+                skipReason = nil
             }
-            let event = cursor.group[index]
-            let skipReason: String? =
-                if event.cue.contains(.once) && startedEventIDs.contains(event.eventID) {
-                    "CUE=ONCE: it has already played"
-                } else if let failure = event.failure {
-                    "it failed (\(failure)); primary resumes where it stopped"
-                } else if event.assets.isEmpty {
-                    "its asset list is empty"
-                } else if event.playableAssets.isEmpty {
-                    "none of its assets can play (\(event.assets.compactMap(\.failure).first ?? "unknown")); primary resumes where it stopped"
-                } else {
-                    nil
-                }
+            if counts {
+                cursor.counted = cursor.counted.adding(event.resumeShare)
+            } else {
+                cursor.allCounted = false
+            }
             if let skipReason {
                 events.append(self.event(.breakSkipped, eventID: event.eventID, reason: "interstitial '\(event.eventID)' is skipped: \(skipReason)"))
-                if event.assets.isEmpty && event.failure == nil {
-                    // An empty asset list still moves primary by its X-RESUME-OFFSET (Appendix D.5).
-                    cursor.resumeOffsetTotal += event.resumeOffset
-                    cursor.snapsIn = cursor.snapsIn || event.snap.contains(.in)
-                }
-                index += 1
                 continue
             }
-            cursor.resumeOffsetTotal += event.resumeOffset
-            cursor.snapsIn = cursor.snapsIn || event.snap.contains(.in)
-            if let join = joinOffset, join >= event.playedDuration - Self.tolerance {
+            if let join = cursor.joinOffset, join >= event.playedDuration - Self.tolerance {
                 // The viewer joins after this event ended: it counts, but nothing of it plays.
-                joinOffset = join - event.playedDuration
-                index += 1
+                cursor.joinOffset = join - event.playedDuration
                 continue
             }
             cursor.member = index
@@ -82,41 +115,25 @@ extension PlaybackEngine {
             cursor.startsEvent = true
             cursor.played.insert(index)
             events += skipFailedAssets(&cursor)
-            if let join = joinOffset {
-                joinOffset = nil
+            if let join = cursor.joinOffset {
+                cursor.joinOffset = nil
                 joinEvent(&cursor, at: join)
             }
-            var started = self.event(.transitionStarted, eventID: event.eventID, assetIndex: cursor.asset,
-                reason: transitionFromPrimary ? "switching from primary to interstitial '\(event.eventID)'" : "switching to interstitial '\(event.eventID)'")
-            started.transition = event.transitionIn
-            activity = .transition(until: now + event.transitionIn.seconds, then: .asset(cursor))
-            started.state = .transitioning
-            return events + [started]
+            let reason = transitionFromPrimary
+                ? "switching from primary to interstitial '\(event.eventID)'" : "switching to interstitial '\(event.eventID)'"
+            activity = .transition(Switch(until: now + event.transitionIn.seconds, then: .asset(cursor)))
+            return events + [self.event(.transitionStarted, eventID: event.eventID, assetIndex: cursor.asset, reason: reason, transition: event.transitionIn)]
         }
         return events + leaveBreak(cursor, resumeAt: nil, reason: "the break is over")
     }
 
-    /// Where primary resumes after a mid-roll group: its position plus the offsets that count, snapped
-    /// under X-SNAP IN, kept inside the content.
+    /// Where primary resumes after a group: the schedule's point when every member counted where the
+    /// schedule placed the group, else the schedule's rule over the members that counted.
     func resumePoint(of cursor: BreakCursor) -> Double {
-        var point = (cursor.group.first?.position ?? position) + cursor.resumeOffsetTotal
-        if cursor.snapsIn {
-            point = PrimaryTimeline.nearest(in: plan.segmentBoundaries, to: point)
+        if cursor.allCounted, abs(cursor.position - cursor.group.position) <= Self.tolerance, let resumeAt = cursor.group.resumeAt {
+            return resumeAt
         }
-        return plan.isLive ? max(0, point) : min(max(0, point), plan.primaryDuration)
-    }
-
-    /// Adds to a finishing mid-roll group the events inside the primary time it skips: AVFoundation
-    /// plays them right after it, as if they coincided, and their offsets add up.
-    func absorbBreaksInSkippedTime(_ cursor: inout BreakCursor) {
-        guard cursor.placement == .mid, let groupPosition = cursor.group.first?.position else { return }
-        let resume = resumePoint(of: cursor)
-        let known = Set(cursor.group.map(\.eventID))
-        let inside = plan.breaks.filter {
-            !$0.cue.contains(.pre) && !$0.cue.contains(.post) && !known.contains($0.eventID)
-                && $0.position > groupPosition + Self.tolerance && $0.position < resume - Self.tolerance
-        }
-        cursor.group += inside.sorted { $0.position < $1.position }
+        return plan.resumeRule.resumePoint(at: cursor.position, share: cursor.counted)
     }
 
     /// Moves the cursor to `offset` seconds into the current event's playable assets.
@@ -138,16 +155,14 @@ extension PlaybackEngine {
     func skipFailedAssets(_ cursor: inout BreakCursor) -> [PlaybackEvent] {
         var events: [PlaybackEvent] = []
         while cursor.asset < cursor.event.assets.count, let failure = cursor.currentAsset.failure {
-            var skipped = event(.assetSkipped, eventID: cursor.event.eventID, assetIndex: cursor.asset,
-                reason: "asset \(cursor.asset + 1) of '\(cursor.event.eventID)' is skipped: \(failure)")
-            skipped.assetURI = cursor.currentAsset.uri
-            events.append(skipped)
+            events.append(event(.assetSkipped, eventID: cursor.event.eventID, assetIndex: cursor.asset, assetURI: cursor.currentAsset.uri,
+                reason: "asset \(cursor.asset + 1) of '\(cursor.event.eventID)' is skipped: \(failure)"))
             cursor.asset += 1
         }
         return events
     }
 
-    mutating func startAsset(_ starting: BreakCursor) -> [PlaybackEvent] {
+    mutating func startAsset(_ starting: BreakCursor, queuedSeek: Double?) -> [PlaybackEvent] {
         var cursor = starting
         var events: [PlaybackEvent] = []
         if cursor.startsEvent {
@@ -157,20 +172,20 @@ extension PlaybackEngine {
                 reason: "interstitial '\(cursor.event.eventID)' started"))
         }
         activity = .interstitial(cursor)
-        var started = event(.assetStarted, eventID: cursor.event.eventID, assetIndex: cursor.asset,
-            reason: "asset \(cursor.asset + 1) of '\(cursor.event.eventID)' started")
-        started.assetURI = cursor.currentAsset.uri
+        var uri = cursor.currentAsset.uri
+        var reason = "asset \(cursor.asset + 1) of '\(cursor.event.eventID)' started"
         let joinedAt = cursor.eventElapsed + cursor.offset
         if joinedAt > Self.tolerance && cursor.offset > Self.tolerance {
             // Joined mid-way: the receiver asks the origin for the asset from where the break is now.
-            let separator = started.assetURI!.contains("?") ? "&" : "?"
-            started.assetURI! += "\(separator)_HLS_start_offset=\(PlaybackCommand.format(joinedAt))"
-            started.reason = "joined asset \(cursor.asset + 1) of '\(cursor.event.eventID)' \(PlaybackCommand.format(cursor.offset)) s in"
+            uri += "\(uri.contains("?") ? "&" : "?")_HLS_start_offset=\(PlaybackCommand.format(joinedAt))"
+            reason = "joined asset \(cursor.asset + 1) of '\(cursor.event.eventID)' \(PlaybackCommand.format(cursor.offset)) s in"
         }
-        events += [started, event(.stateChanged, eventID: cursor.event.eventID, reason: "the interstitial is playing")]
+        events += [
+            event(.assetStarted, eventID: cursor.event.eventID, assetIndex: cursor.asset, assetURI: uri, reason: reason),
+            event(.stateChanged, eventID: cursor.event.eventID, reason: "the interstitial is playing"),
+        ]
         if let target = queuedSeek {
             // A seek that arrived during the switch into the interstitial, and that its restrictions allowed.
-            queuedSeek = nil
             events += leaveInterstitial(cursor, for: target)
         }
         return events
@@ -179,10 +194,8 @@ extension PlaybackEngine {
     mutating func finishAsset(_ finished: BreakCursor) -> [PlaybackEvent] {
         var cursor = finished
         let limitReached = cursor.event.playoutLimit.map { cursor.eventElapsed + cursor.offset >= $0 - 1e-9 } ?? false
-        var ended = event(.assetEnded, eventID: cursor.event.eventID, assetIndex: cursor.asset,
-            reason: limitReached ? "X-PLAYOUT-LIMIT reached" : "the asset played to its end")
-        ended.assetURI = cursor.currentAsset.uri
-        var events = [ended]
+        var events = [event(.assetEnded, eventID: cursor.event.eventID, assetIndex: cursor.asset, assetURI: cursor.currentAsset.uri,
+            reason: limitReached ? "X-PLAYOUT-LIMIT reached" : "the asset played to its end")]
 
         cursor.eventElapsed += cursor.offset
         cursor.offset = 0
@@ -191,12 +204,9 @@ extension PlaybackEngine {
             events += skipFailedAssets(&cursor)
             if cursor.asset < cursor.event.assets.count {
                 let transition = cursor.currentAsset.transitionFromPrevious
-                var started = event(.transitionStarted, eventID: cursor.event.eventID, assetIndex: cursor.asset,
-                    reason: "switching to asset \(cursor.asset + 1) of '\(cursor.event.eventID)'")
-                started.transition = transition
-                started.state = .transitioning
-                activity = .transition(until: now + transition.seconds, then: .asset(cursor))
-                return events + [started]
+                activity = .transition(Switch(until: now + transition.seconds, then: .asset(cursor)))
+                return events + [event(.transitionStarted, eventID: cursor.event.eventID, assetIndex: cursor.asset,
+                    reason: "switching to asset \(cursor.asset + 1) of '\(cursor.event.eventID)'", transition: transition)]
             }
         }
         events.append(event(.interstitialEnded, eventID: cursor.event.eventID, assetIndex: cursor.asset,
@@ -205,43 +215,40 @@ extension PlaybackEngine {
     }
 
     /// Ends a group: back to primary at the resume point (or `resumeAt` when given), or the end after POST.
-    mutating func leaveBreak(_ cursor: BreakCursor, resumeAt explicit: Double?, reason: String) -> [PlaybackEvent] {
-        let groupPosition = cursor.group.first?.position ?? position
-        if cursor.placement == .post {
+    mutating func leaveBreak(_ cursor: BreakCursor, resumeAt explicit: Double?, reason: String, then seek: DeferredSeek? = nil) -> [PlaybackEvent] {
+        let placement = cursor.group.placement
+        if placement == .post {
             activity = .ended
             return [event(.ended, reason: "the primary content and its POST interstitials played to the end")]
         }
-        let anyPlayed = !cursor.played.isEmpty
-        let resume = explicit ?? (cursor.placement == .pre ? startPosition : resumePoint(of: cursor))
-        if explicit == nil, cursor.placement == .mid, resume < groupPosition - Self.tolerance {
-            retiredGroupPositions.insert(groupPosition)
+        let resume = explicit ?? resumePoint(of: cursor)
+        if explicit == nil, placement == .mid, resume < cursor.position - Self.tolerance {
+            retiredGroupIDs.insert(cursor.group.id)
         }
-        suppressedGroupPosition = cursor.placement == .mid ? groupPosition : nil
-        guard anyPlayed else {
+        let resumption = Resumption(
+            position: resume,
+            suppressed: placement == .mid ? Suppression(groupID: cursor.group.id, position: cursor.position) : nil,
+            deferredSeek: seek ?? cursor.seekAfterwards.map(DeferredSeek.afterJump), startsPlayback: placement == .pre)
+        guard let lastPlayed = cursor.played.max().map({ cursor.group.members[$0] }) else {
             // Nothing played: no switch away from primary happened, so none back either.
+            if resumption.startsPlayback {
+                return enterPrimary(resumption, reason: "the primary content started")
+            }
             let moved = abs(resume - position) > Self.tolerance
             position = resume
-            activity = .primary
+            activity = .primary(PrimaryPlayback(suppressed: resumption.suppressed))
             let events = moved ? [event(.stateChanged, reason: "primary moves on by the resume offset of a break that played nothing")] : []
-            return events + continuePrimary()
+            return events + (takeDeferredSeek(resumption.deferredSeek) ?? endAtTheEnd() ?? [])
         }
-        let lastPlayed = cursor.group[cursor.played.max()!]
-        var started = event(.transitionStarted, eventID: lastPlayed.eventID,
-            reason: "switching from interstitial '\(lastPlayed.eventID)' back to primary (\(reason))")
-        started.transition = lastPlayed.transitionOut
-        started.state = .transitioning
-        activity = .transition(until: now + lastPlayed.transitionOut.seconds, then: .primary(at: resume))
-        return [started]
-    }
-
-    /// After a group that played nothing: carry on in primary as if no break had been there.
-    mutating func continuePrimary() -> [PlaybackEvent] {
-        takeDeferredSeek() ?? endAtTheEnd() ?? []
+        activity = .transition(Switch(until: now + lastPlayed.transitionOut.seconds, then: .primary(resumption)))
+        return [event(.transitionStarted, eventID: lastPlayed.eventID,
+            reason: "switching from interstitial '\(lastPlayed.eventID)' back to primary (\(reason))", transition: lastPlayed.transitionOut)]
     }
 
     var interstitialCursor: BreakCursor? {
         switch activity {
-        case .interstitial(let cursor), .transition(_, .asset(let cursor)): cursor
+        case .interstitial(let cursor): cursor
+        case .transition(let change): if case .asset(let cursor) = change.then { cursor } else { nil }
         default: nil
         }
     }

@@ -4,23 +4,24 @@ import HLS
 ///
 /// The engine never sleeps, fetches or reads a clock. Its owner tells it the time: `advance(to:)`
 /// moves the playhead and fires whatever falls due on the way, `handle(_:at:)` applies a sender's
-/// command, and `nextDeadline` says when something will next happen on its own, so a virtual clock can
-/// jump straight there. Every change of state and every refusal comes back as a `PlaybackEvent`.
+/// command, `update(plan:at:)` hands it a new plan, and `nextDeadline` says when something will next
+/// happen on its own, so a virtual clock can jump straight there. Every change of state and every
+/// refusal comes back as a `PlaybackEvent`.
 ///
-/// Rules it keeps (RFC 8216bis Appendix D, DESIGN.md §4):
-/// - PRE events play before primary, wherever playback starts; POST events after primary ends.
-/// - Events at one position play back to back; their resume offsets add up.
-/// - After a break, primary resumes at the break's position plus the offsets of the events that played,
-///   snapped to a segment boundary under X-SNAP IN. The break just played does not trigger again at
-///   the resume point (with a zero or negative offset the playhead meets it again at once), and a
-///   break that sends primary back is retired once it has played, until the sender seeks.
-/// - CUE=ONCE events never play again once they have started.
+/// The schedule decided which events play together, in which order, and where primary resumes after
+/// them (`BreakGroup`); the engine walks the plan's groups. What it decides itself is what only
+/// playback knows (RFC 8216bis Appendix D, DESIGN.md §4):
+/// - PRE plays before primary, wherever playback starts; POST after primary ends.
+/// - The group just played does not trigger again where primary resumes (with a zero or negative
+///   offset the playhead meets it again at once), and a group that sends primary back is retired
+///   once it has played, until the sender seeks.
+/// - CUE=ONCE events never play again once they have started; an event whose assets all failed, or
+///   that failed as a whole, is skipped; a failed asset inside an event is skipped. A group that
+///   plays in part resumes by the schedule's rule (`ResumeRule`) over the members that count.
 /// - SKIP: while such an event plays, seeking forward (to a primary position past the break) and rates
 ///   above 1 are refused; pausing, slower rates and seeking back are allowed.
-/// - JUMP: a seek forward across JUMP events first plays the one closest before the target, then
+/// - JUMP: a seek forward across JUMP events first plays the group closest before the target, then
 ///   completes the seek to the target.
-/// - An event whose assets all failed, or that failed as a whole, is skipped with resume offset 0;
-///   a failed asset inside an event is skipped.
 /// Seek targets are always primary positions, which is what a sender's scrub bar shows.
 public struct PlaybackEngine: Sendable {
     public private(set) var plan: PlaybackPlan
@@ -31,44 +32,76 @@ public struct PlaybackEngine: Sendable {
     var activity = Activity.idle
     /// Every event that has started, for CUE=ONCE.
     var startedEventIDs: Set<String> = []
-    /// The position of the group that just played, so it does not trigger again where primary resumes.
-    var suppressedGroupPosition: Double?
-    /// Where a seek that a JUMP event interrupted will land once the event has played.
-    var pendingSeek: Double?
-    /// A seek that arrived while the receiver was switching; applied when the switch is over.
-    var queuedSeek: Double?
-    /// How far into a break a live viewer joins when the live edge is inside it.
-    var joinOffset: Double?
-    /// Positions of groups whose resume point lies before them: once played they are retired, so that
-    /// the primary they replay cannot lead back to them (or through another such group) forever. A
-    /// sender's seek brings them back.
-    var retiredGroupPositions: Set<Double> = []
-    var startPosition = 0.0
+    /// Groups whose resume point lies before them: once played they are retired, so that the primary
+    /// they replay cannot lead back to them (or through another such group) forever. A sender's seek
+    /// brings them back.
+    var retiredGroupIDs: Set<String> = []
 
-    /// Positions this close count as equal: the playhead moves in floating point, breaks sit at exact values.
-    static let tolerance = 1e-6
+    /// Positions this close count as equal: the schedule's tolerance, so that the engine meets a group
+    /// where the schedule placed it.
+    static let tolerance = InterstitialSchedule.tolerance
 
     enum Activity: Sendable {
         case idle
-        case loading(until: Double)
-        case primary
-        case transition(until: Double, then: AfterTransition)
+        /// Loading the cast; primary will start at `start`.
+        case loading(until: Double, start: Double)
+        case primary(PrimaryPlayback)
+        case transition(Switch)
         case interstitial(BreakCursor)
         case ended
     }
 
-    enum AfterTransition: Sendable {
+    /// Primary playing.
+    struct PrimaryPlayback: Sendable {
+        /// The group that just played, so that it does not trigger again where primary resumed; cleared
+        /// once the playhead has moved past it.
+        var suppressed: Suppression?
+    }
+
+    struct Suppression: Sendable {
+        var groupID: String
+        var position: Double
+    }
+
+    /// A switch in progress (into an asset, or back to primary).
+    struct Switch: Sendable {
+        var until: Double
+        var then: AfterSwitch
+        /// A seek that arrived during the switch; applied when the switch is over.
+        var queuedSeek: Double?
+    }
+
+    enum AfterSwitch: Sendable {
         case asset(BreakCursor)
-        case primary(at: Double)
+        case primary(Resumption)
+    }
+
+    /// How primary picks up after a group.
+    struct Resumption: Sendable {
+        var position: Double
+        var suppressed: Suppression?
+        /// What waits for primary: a sender's seek, or the rest of a seek a JUMP group interrupted.
+        var deferredSeek: DeferredSeek?
+        /// True after the PRE group: primary's first frame, where a start inside replaced time plays
+        /// the group that replaces it first.
+        var startsPlayback = false
+    }
+
+    enum DeferredSeek: Sendable {
+        /// A sender's seek, applied as any seek in primary (JUMP and covered time apply).
+        case sender(Double)
+        /// The rest of a seek that a JUMP group interrupted: it lands on its target directly (checking
+        /// for JUMP events again from where primary resumed would play the same group forever).
+        case afterJump(Double)
     }
 
     /// Where the engine is inside a group of breaks.
     struct BreakCursor: Sendable {
-        enum Placement: Sendable { case pre, mid, post }
-        var group: [PlannedBreak]
-        var placement: Placement
-        var member: Int
-        var asset: Int
+        var group: PlannedGroup
+        /// Where the group plays: its position, or for PRE where playback starts.
+        var position: Double
+        var member = 0
+        var asset = 0
         /// Seconds played of the current asset.
         var offset: Double = 0
         /// Seconds of the current event played before the current asset.
@@ -77,12 +110,22 @@ public struct PlaybackEngine: Sendable {
         var played: Set<Int> = []
         /// True until the current event's first asset has started.
         var startsEvent = true
-        /// The resume offsets of the events that count: those that played, and empty asset lists.
-        var resumeOffsetTotal = 0.0
-        var snapsIn = false
+        /// The resume shares of the members that count: all but CUE=ONCE events already played and
+        /// events none of whose assets can play.
+        var counted = ResumeShare.none
+        var allCounted = true
+        /// How far into the group a live viewer joins when the live edge is inside it.
+        var joinOffset: Double?
+        /// The target of the seek that a JUMP event of this group interrupted.
+        var seekAfterwards: Double?
 
-        var event: PlannedBreak { group[member] }
-        var currentAsset: PlannedAsset { group[member].assets[asset] }
+        init(group: PlannedGroup, position: Double) {
+            self.group = group
+            self.position = position
+        }
+
+        var event: PlannedBreak { group.members[member] }
+        var currentAsset: PlannedAsset { group.members[member].assets[asset] }
         /// Seconds left of the current asset, cut by the event's playout limit.
         var remaining: Double {
             var left = currentAsset.duration - offset
@@ -111,11 +154,7 @@ public struct PlaybackEngine: Sendable {
 
     /// The event playing (or being switched to), if any.
     public var currentInterstitial: (eventID: String, assetIndex: Int, offset: Double, duration: Double)? {
-        switch activity {
-        case .interstitial(let cursor), .transition(_, .asset(let cursor)):
-            (cursor.event.eventID, cursor.asset, cursor.offset, cursor.currentAsset.duration)
-        default: nil
-        }
+        interstitialCursor.map { ($0.event.eventID, $0.asset, $0.offset, $0.currentAsset.duration) }
     }
 
     public var isActive: Bool {
@@ -130,14 +169,16 @@ public struct PlaybackEngine: Sendable {
         switch activity {
         case .idle, .ended:
             return nil
-        case .loading(let until), .transition(let until, _):
+        case .loading(let until, _):
             return until
+        case .transition(let change):
+            return change.until
         case .interstitial(let cursor):
             return rate > 0 ? now + cursor.remaining / rate : nil
-        case .primary:
+        case .primary(let playback):
             guard rate > 0 else { return nil }
             var target = plan.isLive ? Double.infinity : plan.primaryDuration
-            if let next = nextBreakPosition() { target = min(target, next) }
+            if let next = nextGroup(suppressing: playback.suppressed) { target = min(target, next.position) }
             return target.isFinite ? now + max(0, target - position) / rate : nil
         }
     }
@@ -167,9 +208,16 @@ public struct PlaybackEngine: Sendable {
             events += setRate(newRate, command: command)
         case .stop:
             events += end(reason: "stopped by the sender")
-        case .updatePlan(let newPlan):
-            plan = newPlan
         }
+        return events
+    }
+
+    /// Replaces the plan at `time` (client events changed, a live reload added date ranges) without
+    /// interrupting playback: a group playing finishes as it was planned; the new plan's groups apply
+    /// from then on. Groups are known by ID, so the group just played and the retired ones stay so.
+    public mutating func update(plan newPlan: PlaybackPlan, at time: Double) -> [PlaybackEvent] {
+        let events = advance(to: time)
+        plan = newPlan
         return events
     }
 
@@ -189,12 +237,10 @@ public struct PlaybackEngine: Sendable {
         if let start, !start.isFinite || start < 0 {
             return [refusal(command, reason: "the start position must be a non-negative number of seconds")]
         }
-        startPosition = min(start ?? 0, plan.isLive ? .infinity : plan.primaryDuration)
+        let startPosition = min(start ?? 0, plan.isLive ? .infinity : plan.primaryDuration)
         position = startPosition
-        activity = .loading(until: now + plan.startup.seconds)
-        var loading = event(.stateChanged, reason: "the cast was accepted; loading the primary content")
-        loading.transition = plan.startup
-        return [loading]
+        activity = .loading(until: now + plan.startup.seconds, start: startPosition)
+        return [event(.stateChanged, reason: "the cast was accepted; loading the primary content", transition: plan.startup)]
     }
 
     mutating func seek(to requested: Double, command: PlaybackCommand) -> [PlaybackEvent] {
@@ -202,22 +248,22 @@ public struct PlaybackEngine: Sendable {
             return [refusal(command, reason: "the seek position must be a non-negative number of seconds")]
         }
         let target = plan.isLive ? requested : min(requested, plan.primaryDuration)
-        retiredGroupPositions.removeAll()
+        retiredGroupIDs.removeAll()
         switch activity {
         case .idle, .ended:
             return [refusal(command, reason: "there is no session to seek in")]
-        case .loading:
-            startPosition = target
+        case .loading(let until, _):
+            activity = .loading(until: until, start: target)
             position = target
             return [event(.seeked, reason: "the start position moved while loading")]
-        case .transition(_, .asset(let cursor)):
+        case .transition(var change):
             // Switching into an interstitial already counts as being in it: its restrictions apply now,
             // and a seek it allows takes effect once the switch is over.
-            if let refusal = skipRefusal(of: target, in: cursor, command: command) { return [refusal] }
-            queuedSeek = target
-            return []
-        case .transition:
-            queuedSeek = target
+            if case .asset(let cursor) = change.then, let refusal = skipRefusal(of: target, in: cursor, command: command) {
+                return [refusal]
+            }
+            change.queuedSeek = target
+            activity = .transition(change)
             return []
         case .interstitial(let cursor):
             if let refusal = skipRefusal(of: target, in: cursor, command: command) { return [refusal] }
@@ -229,45 +275,41 @@ public struct PlaybackEngine: Sendable {
 
     /// The refusal of a seek forward out of an interstitial with the SKIP restriction, if this is one.
     func skipRefusal(of target: Double, in cursor: BreakCursor, command: PlaybackCommand) -> PlaybackEvent? {
-        guard target > cursor.group[0].position, cursor.event.restrictions.contains(.skip) else { return nil }
+        guard target > cursor.position, cursor.event.restrictions.contains(.skip) else { return nil }
         return refusal(command, restriction: "SKIP", eventID: cursor.event.eventID,
             reason: "interstitial '\(cursor.event.eventID)' restricts SKIP: no seeking forward while it plays")
     }
 
     /// Leaves a break for a primary position: the event ends here, cut short by the seek.
     mutating func leaveInterstitial(_ cursor: BreakCursor, for target: Double) -> [PlaybackEvent] {
-        var events = [event(.interstitialEnded, eventID: cursor.event.eventID, assetIndex: cursor.asset,
-            reason: "the sender seeked to \(PlaybackCommand.format(target)) during the interstitial")]
-        events += leaveBreak(cursor, resumeAt: cursor.group[0].position, reason: "seek")
-        pendingSeek = nil
-        queuedSeek = target
-        return events
+        let ended = event(.interstitialEnded, eventID: cursor.event.eventID, assetIndex: cursor.asset,
+            reason: "the sender seeked to \(PlaybackCommand.format(target)) during the interstitial")
+        return [ended] + leaveBreak(cursor, resumeAt: cursor.position, reason: "seek", then: .sender(target))
     }
 
     /// A seek in primary content. One across an event with the JUMP restriction is refused as asked
-    /// (the sender hears why) and carried out the way the restriction allows: the event plays first,
-    /// then the seek lands on its target.
+    /// (the sender hears why) and carried out the way the restriction allows: the event's group plays
+    /// first, then the seek lands on its target.
     mutating func seekInPrimary(to target: Double, command: PlaybackCommand?) -> [PlaybackEvent] {
-        if target > position, let jump = closestJumpEvent(after: position, upTo: target) {
+        if target > position, let jump = closestJumpGroup(after: position, upTo: target) {
             var events: [PlaybackEvent] = []
             if let command {
-                events.append(refusal(command, restriction: "JUMP", eventID: jump.eventID,
-                    reason: "interstitial '\(jump.eventID)' restricts JUMP: it plays before the seek to \(PlaybackCommand.format(target)) lands"))
+                events.append(refusal(command, restriction: "JUMP", eventID: jump.event,
+                    reason: "interstitial '\(jump.event)' restricts JUMP: it plays before the seek to \(PlaybackCommand.format(target)) lands"))
             }
-            pendingSeek = target
-            position = jump.position
-            suppressedGroupPosition = nil
+            position = jump.group.position
+            activity = .primary(PrimaryPlayback())
             events.append(event(.seeked, reason: "a JUMP-restricted interstitial lies before \(PlaybackCommand.format(target)); it plays first"))
-            return events + startGroup(at: jump.position)
+            return events + startGroup(jump.group, seekAfterwards: target)
         }
-        if let covering = coveringBreakPosition(of: target) {
-            position = covering
-            suppressedGroupPosition = nil
+        if let covering = coveringGroup(of: target, suppressing: nil) {
+            position = covering.position
+            activity = .primary(PrimaryPlayback())
             let events = [event(.seeked, reason: "\(PlaybackCommand.format(target)) lies in primary time an interstitial replaces; it plays first")]
-            return events + startGroup(at: covering)
+            return events + startGroup(covering)
         }
         position = target
-        suppressedGroupPosition = nil
+        activity = .primary(PrimaryPlayback())
         return [event(.seeked, reason: "seeked to \(PlaybackCommand.format(target))")] + (endAtTheEnd() ?? startBreakAtPlayhead())
     }
 
@@ -300,102 +342,98 @@ public struct PlaybackEngine: Sendable {
         switch activity {
         case .idle, .ended:
             return []
-        case .loading:
-            let pre = plan.breaks.filter { $0.cue.contains(.pre) }
-            if !pre.isEmpty {
-                return beginGroup(pre, placement: .pre)
+        case .loading(_, let start):
+            if let pre = plan.preGroup {
+                return beginGroup(BreakCursor(group: pre, position: start))
             }
-            return startPrimary()
-        case .transition(_, let next):
-            switch next {
+            return startPrimary(at: start)
+        case .transition(let change):
+            switch change.then {
             case .asset(let cursor):
-                return startAsset(cursor)
-            case .primary(let resume):
-                return enterPrimary(at: resume, reason: "primary resumed after the interstitial")
+                return startAsset(cursor, queuedSeek: change.queuedSeek)
+            case .primary(var resumption):
+                if let seek = change.queuedSeek { resumption.deferredSeek = .sender(seek) }
+                return enterPrimary(resumption, reason: "primary resumed after the interstitial")
             }
         case .interstitial(let cursor):
             return finishAsset(cursor)
-        case .primary:
-            if let next = nextBreakPosition(), next <= position + Self.tolerance {
-                return startGroup(at: next)
+        case .primary(let playback):
+            if let next = nextGroup(suppressing: playback.suppressed), next.position <= position + Self.tolerance {
+                return startGroup(next)
             }
             return endAtTheEnd() ?? []
         }
     }
 
-    /// Primary's first frame: a start inside primary time that a break replaces plays that break first
+    /// Primary's first frame: a start inside primary time that a group replaces plays that group first
     /// (Appendix D.5), as a seek there does.
-    mutating func startPrimary() -> [PlaybackEvent] {
-        if let covering = coveringBreakPosition(of: startPosition) {
-            position = covering
-            if plan.isLive {
-                // A live viewer joins a break in progress where it is now, as the origin plays it
-                // (the asset is requested with _HLS_start_offset), not from its start.
-                joinOffset = startPosition - covering
-                return [event(.stateChanged, reason: "the live edge lies inside an interstitial; joining it \(PlaybackCommand.format(startPosition - covering)) s in")]
-                    + startGroup(at: covering)
-            }
-            return [event(.stateChanged, reason: "the start position lies in primary time an interstitial replaces; it plays first")]
-                + startGroup(at: covering)
+    mutating func startPrimary(at start: Double, suppressing suppressed: Suppression? = nil) -> [PlaybackEvent] {
+        position = start
+        activity = .primary(PrimaryPlayback(suppressed: suppressed))
+        guard let covering = coveringGroup(of: start, suppressing: suppressed) else {
+            return [event(.stateChanged, reason: "the primary content started")] + (endAtTheEnd() ?? startBreakAtPlayhead())
         }
-        return enterPrimary(at: startPosition, reason: "the primary content started")
-    }
-
-    /// The position of a mid-roll group whose replaced primary time (position to position plus offsets)
-    /// contains `target`, if any.
-    func coveringBreakPosition(of target: Double) -> Double? {
-        let mid = plan.breaks.filter { !$0.cue.contains(.pre) && !$0.cue.contains(.post) }
-        return Set(mid.map(\.position)).filter { groupPosition in
-            let members = mid.filter { $0.position == groupPosition && !($0.cue.contains(.once) && startedEventIDs.contains($0.eventID)) }
-            let offsets = members.reduce(0) { $0 + $1.resumeOffset }
-            return !members.isEmpty && groupPosition != suppressedGroupPosition
-                && groupPosition < target - Self.tolerance && groupPosition + offsets > target + Self.tolerance
-        }.max()
+        position = covering.position
+        if plan.isLive {
+            // A live viewer joins a break in progress where it is now, as the origin plays it
+            // (the asset is requested with _HLS_start_offset), not from its start.
+            let join = start - covering.position
+            return [event(.stateChanged, reason: "the live edge lies inside an interstitial; joining it \(PlaybackCommand.format(join)) s in")]
+                + startGroup(covering, joinOffset: join)
+        }
+        return [event(.stateChanged, reason: "the start position lies in primary time an interstitial replaces; it plays first")]
+            + startGroup(covering)
     }
 
     mutating func primaryEnded() -> [PlaybackEvent] {
-        let post = plan.breaks.filter { $0.cue.contains(.post) }
-        if !post.isEmpty {
-            return beginGroup(post, placement: .post)
+        if let post = plan.postGroup {
+            return beginGroup(BreakCursor(group: post, position: plan.primaryDuration))
         }
         activity = .ended
         return [event(.ended, reason: "the primary content played to its end")]
     }
 
-    mutating func enterPrimary(at resume: Double, reason: String) -> [PlaybackEvent] {
-        position = resume
-        activity = .primary
-        return [event(.stateChanged, reason: reason)] + (takeDeferredSeek() ?? startBreakAtPlayhead())
+    mutating func enterPrimary(_ resumption: Resumption, reason: String) -> [PlaybackEvent] {
+        if resumption.startsPlayback && resumption.deferredSeek == nil {
+            return startPrimary(at: resumption.position, suppressing: resumption.suppressed)
+        }
+        position = resumption.position
+        activity = .primary(PrimaryPlayback(suppressed: resumption.suppressed))
+        return [event(.stateChanged, reason: reason)] + (takeDeferredSeek(resumption.deferredSeek) ?? startBreakAtPlayhead())
     }
 
     /// Applies a seek that waited for a switch to end: a sender's seek from the start, or the rest of a
-    /// seek that a JUMP event interrupted, which lands on its target directly (checking for JUMP events
-    /// again from where primary resumed would play the same event forever).
-    mutating func takeDeferredSeek() -> [PlaybackEvent]? {
-        if let target = queuedSeek {
-            queuedSeek = nil
-            pendingSeek = nil
+    /// seek that a JUMP group interrupted, which lands on its target directly.
+    mutating func takeDeferredSeek(_ deferred: DeferredSeek?) -> [PlaybackEvent]? {
+        switch deferred {
+        case nil:
+            return nil
+        case .sender(let target):
             return seekInPrimary(to: target, command: .seek(to: target))
+        case .afterJump(let target):
+            position = target
+            activity = .primary(PrimaryPlayback())
+            return [event(.seeked, reason: "the seek to \(PlaybackCommand.format(target)) completes after the JUMP-restricted interstitial")]
+                + (endAtTheEnd() ?? startBreakAtPlayhead())
         }
-        guard let target = pendingSeek else { return nil }
-        pendingSeek = nil
-        position = target
-        return [event(.seeked, reason: "the seek to \(PlaybackCommand.format(target)) completes after the JUMP-restricted interstitial")]
-            + (endAtTheEnd() ?? startBreakAtPlayhead())
     }
 
     /// The end of a VOD's primary content, when the playhead stands at it.
     mutating func endAtTheEnd() -> [PlaybackEvent]? {
         guard !plan.isLive, position >= plan.primaryDuration - Self.tolerance else { return nil }
+        // A group at the very end still plays before POST.
+        if let next = nextGroup(suppressing: primarySuppression), next.position <= position + Self.tolerance { return nil }
         position = plan.primaryDuration
         return primaryEnded()
     }
 
-    /// A break sitting exactly at the playhead starts, when the receiver is playing: after a seek, a
-    /// resume or a rate change the clock would otherwise only find breaks ahead of it.
+    /// A group sitting exactly at the playhead starts, when the receiver is playing: after a seek, a
+    /// resume or a rate change the clock would otherwise only find groups ahead of it.
     mutating func startBreakAtPlayhead() -> [PlaybackEvent] {
-        guard rate > 0, let next = nextBreakPosition(), abs(next - position) <= Self.tolerance else { return [] }
-        return startGroup(at: next)
+        guard rate > 0, let next = nextGroup(suppressing: primarySuppression), abs(next.position - position) <= Self.tolerance else {
+            return []
+        }
+        return startGroup(next)
     }
 
     // MARK: - Time
@@ -406,9 +444,10 @@ public struct PlaybackEngine: Sendable {
         now = time
         guard elapsed > 0, rate > 0 else { return }
         switch activity {
-        case .primary:
+        case .primary(var playback):
             position += elapsed * rate
-            if let suppressed = suppressedGroupPosition, position > suppressed { suppressedGroupPosition = nil }
+            if let suppressed = playback.suppressed, position > suppressed.position + Self.tolerance { playback.suppressed = nil }
+            activity = .primary(playback)
         case .interstitial(var cursor):
             cursor.offset = min(cursor.offset + elapsed * rate, cursor.offset + cursor.remaining)
             activity = .interstitial(cursor)
@@ -419,16 +458,18 @@ public struct PlaybackEngine: Sendable {
 
     // MARK: - Events
 
-    func event(_ kind: PlaybackEvent.Kind, eventID: String? = nil, assetIndex: Int? = nil, reason: String) -> PlaybackEvent {
+    /// An event of this moment, built whole: the engine's time, position and rate, and the state it is
+    /// in now unless the event announces another.
+    func event(
+        _ kind: PlaybackEvent.Kind, state: PlaybackState? = nil, eventID: String? = nil, assetIndex: Int? = nil,
+        assetURI: String? = nil, reason: String, command: String? = nil, restriction: String? = nil, transition: Transition? = nil
+    ) -> PlaybackEvent {
         PlaybackEvent(
-            time: now, kind: kind, state: state, position: position, rate: rate, eventID: eventID, assetIndex: assetIndex,
-            reason: reason)
+            time: now, kind: kind, state: state ?? self.state, position: position, rate: rate, eventID: eventID, assetIndex: assetIndex,
+            assetURI: assetURI, reason: reason, command: command, restriction: restriction, transition: transition)
     }
 
     func refusal(_ command: PlaybackCommand, restriction: String? = nil, eventID: String? = nil, reason: String) -> PlaybackEvent {
-        var refused = event(.commandRefused, eventID: eventID, reason: reason)
-        refused.command = command.description
-        refused.restriction = restriction
-        return refused
+        event(.commandRefused, eventID: eventID, reason: reason, command: command.description, restriction: restriction)
     }
 }

@@ -13,8 +13,6 @@ public enum PlaybackCommand: Sendable, Hashable, CustomStringConvertible {
     /// 0 pauses; 1 plays; other rates as given.
     case setRate(Double)
     case stop
-    /// Replace the plan (client events changed, a live reload added date ranges) without interrupting playback.
-    case updatePlan(PlaybackPlan)
 
     public var description: String {
         switch self {
@@ -22,7 +20,6 @@ public enum PlaybackCommand: Sendable, Hashable, CustomStringConvertible {
         case .seek(let target): "seek \(Self.format(target))"
         case .setRate(let rate): "rate \(Self.format(rate))"
         case .stop: "stop"
-        case .updatePlan: "update plan"
         }
     }
 

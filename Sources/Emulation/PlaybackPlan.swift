@@ -3,34 +3,101 @@ import HLS
 /// Everything the engine needs to know about one cast, decided before playback starts.
 ///
 /// Building a plan does the I/O (playlists, asset lists, probes) and draws the latencies; the engine
-/// only plays it, which keeps the engine a pure state machine.
+/// only plays it, which keeps the engine a pure state machine. Which events play together, in which
+/// order, and where primary resumes after them is the schedule's decision (`InterstitialSchedule`,
+/// `BreakGroup`): the plan carries its groups and the engine walks them.
 public struct PlaybackPlan: Sendable {
+    // The groups' resumption points were decided against these, so they are fixed with the groups.
     /// End of the primary content (for live, of the current window).
-    public var primaryDuration: Double
-    public var isLive: Bool
+    public private(set) var primaryDuration: Double
+    public private(set) var isLive: Bool
     /// Segment boundaries of the primary, for X-SNAP IN.
-    public var segmentBoundaries: [Double]
+    public private(set) var segmentBoundaries: [Double]
     /// From the cast to the first primary frame.
     public var startup: Transition
-    /// Ordered PRE, mid-rolls by position, POST; breaks at one position play back to back.
-    public var breaks: [PlannedBreak]
+    /// The PRE group (if any), the mid-roll groups by position, the POST group (if any).
+    public private(set) var groups: [PlannedGroup]
+    /// The mid-roll groups alone, ordered by position: what the playhead can reach.
+    public private(set) var midGroups: [PlannedGroup]
 
+    /// A plan of groups the schedule made.
     public init(
         primaryDuration: Double, isLive: Bool = false, segmentBoundaries: [Double] = [], startup: Transition = .instant,
-        breaks: [PlannedBreak] = []
+        groups: [PlannedGroup]
     ) {
         self.primaryDuration = primaryDuration
         self.isLive = isLive
         self.segmentBoundaries = segmentBoundaries
         self.startup = startup
-        self.breaks = breaks
+        self.groups = groups
+        midGroups = groups.filter { $0.placement == .mid }
     }
+
+    /// A plan of events in tag order, grouped by the schedule's rules (`BreakGroup.arrange`) with PRE
+    /// placed at 0: for plans made without a playlist, such as tests'.
+    public init(
+        primaryDuration: Double, isLive: Bool = false, segmentBoundaries: [Double] = [], startup: Transition = .instant,
+        breaks: [PlannedBreak] = []
+    ) {
+        let rule = ResumeRule(boundaries: segmentBoundaries, duration: primaryDuration, isLive: isLive)
+        let candidates = breaks.map { planned in
+            BreakGroup.Candidate(
+                eventID: planned.eventID,
+                placement: planned.cue.contains(.pre) ? .pre : planned.cue.contains(.post) ? .post : .mid,
+                position: planned.position, share: planned.resumeShare)
+        }
+        let arrangement = BreakGroup.arrange(candidates, rule: rule, startPosition: 0)
+        let groups = arrangement.groups.map { group in
+            PlannedGroup(group, members: group.members.map { breaks[arrangement.order[$0]] })
+        }
+        self.init(
+            primaryDuration: primaryDuration, isLive: isLive, segmentBoundaries: segmentBoundaries, startup: startup, groups: groups)
+    }
+
+    /// Every event of every group, in the order the groups play (what a sender's property shows).
+    public var breaks: [PlannedBreak] { groups.flatMap(\.members) }
+
+    public var preGroup: PlannedGroup? { groups.first.flatMap { $0.placement == .pre ? $0 : nil } }
+    public var postGroup: PlannedGroup? { groups.last.flatMap { $0.placement == .post ? $0 : nil } }
+
+    /// The rule the engine resumes a group by when only part of it counted.
+    public var resumeRule: ResumeRule {
+        ResumeRule(boundaries: segmentBoundaries, duration: primaryDuration, isLive: isLive)
+    }
+}
+
+/// Events that play back to back, as the schedule grouped them (`BreakGroup`).
+public struct PlannedGroup: Sendable, Hashable {
+    public var placement: BreakGroup.Placement
+    /// Where primary is left: after X-SNAP OUT for mid-rolls; the start position the schedule was built
+    /// for (PRE), the end of primary (POST).
+    public var position: Double
+    /// Where primary resumes when every member counts, as the schedule decided; nil for POST.
+    public var resumeAt: Double?
+    /// In the order they play.
+    public var members: [PlannedBreak]
+
+    public init(placement: BreakGroup.Placement, position: Double, resumeAt: Double?, members: [PlannedBreak]) {
+        self.placement = placement
+        self.position = position
+        self.resumeAt = resumeAt
+        self.members = members
+    }
+
+    /// The schedule's group with its members' plans.
+    public init(_ group: BreakGroup, members: [PlannedBreak]) {
+        self.init(placement: group.placement, position: group.position, resumeAt: group.resumeAt, members: members)
+    }
+
+    /// The first member's event ID: event IDs are unique in a playlist, so this names the group.
+    public var id: String { members.first?.eventID ?? "" }
 }
 
 /// One interstitial event as the engine plays it.
 public struct PlannedBreak: Sendable, Hashable {
     public var eventID: String
     /// On the primary timeline, after X-SNAP OUT. Ignored for PRE (plays first) and POST (plays last).
+    /// The group's position is where it plays; a member's own may lie inside what the group skips.
     public var position: Double
     /// How far primary moves on when this event has played: X-RESUME-OFFSET, or what the event plays
     /// when it has none; 0 for a failed event. The offsets of a group add up.
@@ -69,6 +136,11 @@ public struct PlannedBreak: Sendable, Hashable {
     /// The assets that will play; failed ones are skipped.
     var playableAssets: [Int] {
         assets.indices.filter { assets[$0].failure == nil }
+    }
+
+    /// What this event adds to its group's resumption point.
+    public var resumeShare: ResumeShare {
+        ResumeShare(offset: resumeOffset, snapsIn: snap.contains(.in))
     }
 
     /// How long the event plays: its playable assets, cut by its playout limit.

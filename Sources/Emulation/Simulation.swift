@@ -67,7 +67,7 @@ public struct Simulation: Sendable {
 
     /// Hands the engine a new plan at the current time (a live reload, new client events).
     public mutating func update(_ plan: PlaybackPlan) {
-        recorder.record(engine.handle(.updatePlan(plan), at: clock.now))
+        recorder.record(engine.update(plan: plan, at: clock.now))
     }
 
     /// Adds what a reload noticed to the report.

@@ -36,6 +36,7 @@ extension DiagnosticCode {
     public static let attributeDuplicate = DiagnosticCode("attribute.duplicate")
     public static let attributeInvalidValue = DiagnosticCode("attribute.invalid-value")
     public static let attributeMissing = DiagnosticCode("attribute.missing")
+    public static let attributeMissingQuotes = DiagnosticCode("attribute.missing-quotes")
 
     // MARK: - Media playlists
 
@@ -76,6 +77,7 @@ extension DiagnosticCode {
     public static let interstitialInSkippedTime = DiagnosticCode("interstitial.in-skipped-time")
     public static let interstitialPlaysAgain = DiagnosticCode("interstitial.plays-again")
     public static let interstitialDurationMismatch = DiagnosticCode("interstitial.duration-mismatch")
+    public static let interstitialAfterLiveWindow = DiagnosticCode("interstitial.after-live-window")
 
     // MARK: - Asset lists
 

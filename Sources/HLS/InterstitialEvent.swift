@@ -164,26 +164,23 @@ extension InterstitialEvent {
                 report(.error, .interstitialInvalidPlayoutLimit, "X-PLAYOUT-LIMIT \(value) of interstitial '\(id)' must be a positive number of seconds; it is ignored.")
             }
         }
-        if let value = attributes[.contentMayVary] {
-            switch value.quotedString {
-            case "YES": event.contentMayVary = true
-            case "NO": event.contentMayVary = false
-            default: report(.warning, .interstitialUnknownValue, "X-CONTENT-MAY-VARY \(value) of interstitial '\(id)' is not \"YES\" or \"NO\"; the default YES applies.")
-            }
+        if let value = attributes[.contentMayVary],
+            let mayVary = readQuotedEnumeration(value, .contentMayVary, known: ["YES": true, "NO": false], default: "YES", id: id, report: report)
+        {
+            event.contentMayVary = mayVary
         }
-        if let value = attributes[.timelineOccupies] {
-            if let occupancy = value.quotedString.flatMap(TimelineOccupancy.init(rawValue:)) {
-                event.timelineOccupies = occupancy
-            } else {
-                report(.warning, .interstitialUnknownValue, "X-TIMELINE-OCCUPIES \(value) of interstitial '\(id)' is not \"POINT\" or \"RANGE\"; the default POINT applies.")
-            }
+        if let value = attributes[.timelineOccupies],
+            let occupancy = readQuotedEnumeration(
+                value, .timelineOccupies, known: ["POINT": TimelineOccupancy.point, "RANGE": .range], default: "POINT", id: id, report: report)
+        {
+            event.timelineOccupies = occupancy
         }
-        if let value = attributes[.timelineStyle] {
-            if let style = value.quotedString.flatMap(TimelineStyle.init(rawValue:)) {
-                event.timelineStyle = style
-            } else {
-                report(.warning, .interstitialUnknownValue, "X-TIMELINE-STYLE \(value) of interstitial '\(id)' is not \"HIGHLIGHT\" or \"PRIMARY\"; the default HIGHLIGHT applies.")
-            }
+        if let value = attributes[.timelineStyle],
+            let style = readQuotedEnumeration(
+                value, .timelineStyle, known: ["HIGHLIGHT": TimelineStyle.highlight, "PRIMARY": .primary], default: "HIGHLIGHT", id: id,
+                report: report)
+        {
+            event.timelineStyle = style
         }
 
         var skipControl = SkipControl()
@@ -206,11 +203,41 @@ extension InterstitialEvent {
         return (event, diagnostics)
     }
 
+    /// Reads a quoted-string attribute whose content is one of a few enumerated values.
+    ///
+    /// The value written without its quotes (`X-TIMELINE-OCCUPIES=RANGE`) is reported as exactly that,
+    /// so the author adds the quotes rather than hunting for a misspelling; like an unknown value, it
+    /// leaves the default in place, as a receiver that follows the attribute's type does.
+    private static func readQuotedEnumeration<Value>(
+        _ value: AttributeValue, _ attribute: DateRangeAttribute, known: [String: Value], default: String, id: String,
+        report: (Diagnostic.Severity, DiagnosticCode, String) -> Void
+    ) -> Value? {
+        let choices = known.keys.sorted().map { "\"\($0)\"" }.joined(separator: " or ")
+        guard value.isQuoted else {
+            report(.warning, .attributeMissingQuotes, Self.missingQuotesMessage(value, attribute, id: id, default: "the default \(`default`) applies"))
+            return nil
+        }
+        guard let parsed = known[value.text] else {
+            report(.warning, .interstitialUnknownValue, "\(attribute.rawValue) \(value) of interstitial '\(id)' is not \(choices); the default \(`default`) applies.")
+            return nil
+        }
+        return parsed
+    }
+
+    /// The message for an enumerated value written without the quotes its attribute's type requires.
+    private static func missingQuotesMessage(_ value: AttributeValue, _ attribute: DateRangeAttribute, id: String, default outcome: String) -> String {
+        "\(attribute.rawValue)=\(value.text) of interstitial '\(id)' is missing its quotes: the attribute is a quoted string, so write \(attribute.rawValue)=\"\(value.text)\"; until then it is ignored and \(outcome)."
+    }
+
     private static func readList<Options: OptionSet>(
         _ attributes: AttributeList, _ attribute: DateRangeAttribute, known: [String: Options], id: String,
         report: (Diagnostic.Severity, DiagnosticCode, String) -> Void
     ) -> Options where Options.Element == Options {
         guard let value = attributes[attribute] else { return [] }
+        if !value.isQuoted {
+            report(.error, .attributeMissingQuotes, Self.missingQuotesMessage(value, attribute, id: id, default: "none of its values apply"))
+            return []
+        }
         guard let items = value.enumeratedStringList else {
             report(.error, .attributeInvalidValue, "\(attribute.rawValue) \(value) of interstitial '\(id)' must be a quoted list such as \"\(known.keys.sorted().joined(separator: ","))\"; it is ignored.")
             return []

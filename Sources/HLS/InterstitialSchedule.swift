@@ -75,7 +75,7 @@ public struct InterstitialSchedule: Sendable {
         /// True when the duration is PLANNED-DURATION or unknown.
         public var isEstimate: Bool
         /// This event's own share of the group's resume offset: X-RESUME-OFFSET, or else its duration
-        /// (0 for an empty asset list, and for a break that failed to load).
+        /// (0 for an empty asset list, for a break that failed to load, and for a VOD's PRE).
         public var resumeOffset: Double
         /// Why the break is cancelled (its asset list or asset did not load); it then plays nothing.
         public var failure: String?
@@ -99,6 +99,12 @@ public struct InterstitialSchedule: Sendable {
 
         /// CUE=ONCE: the break never plays again once it has started.
         public var playsOnce: Bool { event.cue.contains(.once) }
+
+        /// What this event adds to its group's resumption point: nothing when it is cancelled, since
+        /// primary resumes where it stopped (Appendix D.5).
+        public var resumeShare: ResumeShare {
+            failure == nil ? ResumeShare(offset: resumeOffset, snapsIn: event.snap.contains(.in)) : .none
+        }
     }
 
     /// One piece of the playout, in the order it plays.
@@ -127,6 +133,10 @@ public struct InterstitialSchedule: Sendable {
     /// Every event: PRE in tag order, then mid-rolls by position then tag order (those that cannot be
     /// placed last, in tag order), then POST in tag order.
     public var breaks: [Break]
+    /// The events that play back to back, in the order primary reaches them from 0: the PRE group, the
+    /// mid-roll groups by position, the POST group. Members are indices into `breaks`. Events that
+    /// cannot be placed, and mid-rolls outside a VOD, are in no group.
+    public var groups: [BreakGroup]
     /// The playout of a viewer who starts at the start position, in the order it plays.
     public var entries: [Entry]
     /// The integrated timeline: the playout of a viewer who starts at 0, in which no break plays twice.
@@ -140,7 +150,7 @@ public struct InterstitialSchedule: Sendable {
 
     /// Two positions closer than this are the same time: dates carry milliseconds, and date arithmetic
     /// in `Double` leaves traces far below that.
-    static let tolerance = 0.000_5
+    public static let tolerance = 0.000_5
 }
 
 // MARK: - Building
@@ -155,9 +165,13 @@ extension InterstitialSchedule {
     /// - Breaks inside primary time that an earlier break skips join that break's group, as AVFoundation
     ///   plays them: right after it, their offsets adding up. Each is reported.
     /// - A viewer who starts inside primary time that a break replaces sees that break first (D.5).
-    /// - PRE plays at the start position and never moves primary, whatever its X-RESUME-OFFSET.
+    /// - PRE plays at the start position. Primary then resumes at the start position plus the PRE
+    ///   events' X-RESUME-OFFSETs (§4.4.5.1: measured from where the PRE event is scheduled); without
+    ///   one a VOD resumes at the start position and a live join at the live edge: the start position
+    ///   plus the interstitial time that elapsed.
     /// - In a live playlist POST and breaks past the window's end play after later reloads: they are
-    ///   in `breaks` with `plays` true, but not in `entries`.
+    ///   in `breaks` and `groups` with `plays` true, but not in `entries`; the ones past the window's
+    ///   end are reported (`interstitial.after-live-window`).
     ///
     /// - Parameters:
     ///   - events: the events in tag order (the playlist's, then any client events).
@@ -169,47 +183,59 @@ extension InterstitialSchedule {
         knownDurations: [String: KnownDuration] = [:], startPosition: Double = 0
     ) -> InterstitialSchedule {
         var diagnostics: [Diagnostic] = []
-        var pre: [Break] = []
-        var mid: [(tagOrder: Int, scheduled: Break)] = []
-        var unplaced: [Break] = []
-        var post: [Break] = []
+        var inTagOrder: [Break] = []
+        inTagOrder.reserveCapacity(events.count)
+        var candidates: [BreakGroup.Candidate] = []
+        candidates.reserveCapacity(events.count)
 
-        for (tagOrder, event) in events.enumerated() {
-            var scheduled = Break(event: event, known: knownDurations[event.id], timeline: timeline, diagnostics: &diagnostics)
+        for event in events {
+            var scheduled = Break(
+                event: event, known: knownDurations[event.id], timeline: timeline, isLive: isLive, diagnostics: &diagnostics)
+            let placement: BreakGroup.Placement
             if event.cue.contains(.pre) {
                 // Before primary starts, wherever it starts: no primary time is replaced.
+                placement = .pre
                 scheduled.position = startPosition
-                scheduled.resumeAt = startPosition
-                pre.append(scheduled)
             } else if event.cue.contains(.post) {
+                placement = .post
                 scheduled.position = timeline.duration
-                post.append(scheduled)
             } else if let unsnapped = scheduled.unsnappedPosition {
+                placement = .mid
                 if !isLive && (unsnapped < -tolerance || unsnapped > timeline.duration + tolerance) {
                     diagnostics.append(Diagnostic(.warning, line: event.line, .interstitialOutsidePlaylist,
                         "Interstitial '\(event.id)' is at \(seconds(unsnapped)), outside the VOD playlist (0 s to \(seconds(timeline.duration))); it never plays. Check its START-DATE against the playlist's EXT-X-PROGRAM-DATE-TIME."))
                     scheduled.position = unsnapped
                     scheduled.isOutside = true
+                } else if isLive && unsnapped > timeline.duration + tolerance {
+                    // Past the window the segment boundaries are not known yet: X-SNAP OUT applies when a
+                    // reload brings them, and snapping now would pull the break back to the window's end.
+                    scheduled.position = unsnapped
+                    diagnostics.append(Diagnostic(.info, line: event.line, .interstitialAfterLiveWindow,
+                        "Interstitial '\(event.id)' at \(seconds(unsnapped)) starts after the end of the current live window (\(seconds(timeline.duration))); it is kept and plays when a reload of the playlist reaches it."))
                 } else {
                     scheduled.position = event.snap.contains(.out) ? timeline.nearestBoundary(to: unsnapped) : unsnapped
                 }
-                mid.append((tagOrder, scheduled))
             } else {
+                placement = .mid
                 diagnostics.append(Diagnostic(.error, line: event.line, .interstitialNotPositioned,
                     "Interstitial '\(event.id)' cannot be placed because the playlist has no EXT-X-PROGRAM-DATE-TIME to map its START-DATE to a position; add one to the first segment."))
-                unplaced.append(scheduled)
             }
+            candidates.append(BreakGroup.Candidate(
+                eventID: event.id, placement: placement, position: scheduled.position, isOutside: scheduled.isOutside,
+                share: scheduled.resumeShare))
+            inTagOrder.append(scheduled)
         }
 
-        // The standard library does not promise a stable sort, so tag order breaks ties explicitly.
-        mid.sort { ($0.scheduled.position!, $0.tagOrder) < ($1.scheduled.position!, $1.tagOrder) }
-        var breaks = pre + mid.map(\.scheduled) + unplaced + post
-        let groups = BreakGroup.groups(
-            of: &breaks, midRange: pre.count..<(pre.count + mid.count), timeline: timeline, isLive: isLive, diagnostics: &diagnostics)
-        let plan = PlayoutPlan(
-            breaks: breaks, groups: groups,
-            pre: Array(0..<pre.count), post: Array((breaks.count - post.count)..<breaks.count),
-            timeline: timeline, isLive: isLive)
+        let rule = ResumeRule(timeline: timeline, isLive: isLive)
+        let arrangement = BreakGroup.arrange(candidates, rule: rule, startPosition: startPosition)
+        var breaks = arrangement.order.map { inTagOrder[$0] }
+        for group in arrangement.groups where group.resumeAt != nil {
+            for member in group.members {
+                breaks[member].resumeAt = group.resumeAt
+            }
+        }
+        diagnostics += skippedTimeDiagnostics(arrangement, breaks: breaks)
+        let plan = PlayoutPlan(breaks: breaks, groups: arrangement.groups, timeline: timeline, isLive: isLive, rule: rule)
 
         let playout = plan.layout(from: startPosition, replaysCrossedBreaks: true)
         let integrated = plan.layout(from: 0, replaysCrossedBreaks: false)
@@ -222,9 +248,28 @@ extension InterstitialSchedule {
         diagnostics += playout.replayDiagnostics(breaks: breaks)
 
         return InterstitialSchedule(
-            breaks: breaks, entries: playout.entries, integratedEntries: integrated.entries,
+            breaks: breaks, groups: arrangement.groups, entries: playout.entries, integratedEntries: integrated.entries,
             diagnostics: diagnostics, playoutDuration: playout.entries.last?.playoutEnd ?? 0,
             integratedDuration: integrated.entries.last?.playoutEnd ?? 0, startPosition: startPosition)
+    }
+
+    /// How many of a group's events a message names before it says how many more there are: a
+    /// message of bounded length keeps a playlist of many events linear to report.
+    static let namedEventsLimit = 3
+
+    /// One warning per mid-roll that joined a group because it lies in primary time the group skips.
+    static func skippedTimeDiagnostics(_ arrangement: BreakGroup.Arrangement, breaks: [Break]) -> [Diagnostic] {
+        arrangement.joins.map { join in
+            let event = breaks[join.member].event
+            let members = arrangement.groups[join.group].members.prefix(join.membersBefore)
+            var skippers = members.prefix(namedEventsLimit).map { "'\(breaks[$0].event.id)'" }.joined(separator: ", ")
+            if members.count > namedEventsLimit {
+                skippers += " and \(members.count - namedEventsLimit) more"
+            }
+            let verb = members.count == 1 ? "skips" : "skip"
+            return Diagnostic(.warning, line: event.line, .interstitialInSkippedTime,
+                "Interstitial '\(event.id)' at \(seconds(breaks[join.member].position ?? 0)) lies in primary time that \(skippers) \(verb) (\(seconds(join.groupPosition)) to \(seconds(join.skippedTo))); like AVFoundation, airlab plays it right after them as if they coincided and adds its resume offset to theirs. Move it out of that range if that is not what you mean.")
+        }
     }
 
     /// Seconds as a person reads them in a message: "12.5 s".
@@ -240,11 +285,17 @@ extension InterstitialSchedule.Break {
 
     /// Resolves an event's duration and its share of the resume offset; placement comes later.
     ///
+    /// A PRE event's offset counts from the start position (RFC 8216bis §4.4.5.1); without
+    /// X-RESUME-OFFSET it is 0 for VOD and the duration for live (the live edge moved on meanwhile).
+    ///
     /// The duration is the first known of: what the caller fetched, DURATION (or END-DATE − START-DATE),
     /// PLANNED-DURATION, else 0. X-PLAYOUT-LIMIT cuts it. Without X-RESUME-OFFSET the offset is that cut
     /// duration, so a playout limit shorter than the assets is also the offset (Appendix D.2); an empty
     /// asset list plays nothing and resumes by X-RESUME-OFFSET or 0, never by a declared duration (D.5).
-    init(event: InterstitialEvent, known given: KnownDuration?, timeline: PrimaryTimeline, diagnostics: inout [Diagnostic]) {
+    init(
+        event: InterstitialEvent, known given: KnownDuration?, timeline: PrimaryTimeline, isLive: Bool,
+        diagnostics: inout [Diagnostic]
+    ) {
         var duration: Double
         var source: DurationSource
         // A client event that lists its assets needs nothing fetched to be known.
@@ -277,7 +328,10 @@ extension InterstitialSchedule.Break {
         if let limit = event.playoutLimit {
             duration = min(duration, limit)
         }
-        var resumeOffset = event.resumeOffset ?? (known?.isEmptyAssetList == true ? 0 : duration)
+        // A VOD's PRE replaces no primary time; a live PRE without an offset resumes at the live edge,
+        // which moved on while it played.
+        let replacesNothing = known?.isEmptyAssetList == true || (event.cue.contains(.pre) && !isLive)
+        var resumeOffset = event.resumeOffset ?? (replacesNothing ? 0 : duration)
         if known?.failure != nil {
             // A break that cannot load is cancelled with resume offset 0, whatever it declares (D.5).
             duration = 0

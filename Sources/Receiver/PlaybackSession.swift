@@ -131,7 +131,7 @@ final class PlaybackSession: Sendable {
             guard state.report == nil else { return false }
             update(&state)
             catchUp(&state, to: clock.now)
-            apply(state.engine.handle(.updatePlan(plan), at: clock.now), to: &state)
+            apply(state.engine.update(plan: plan, at: clock.now), to: &state)
             state.recorder.add(diagnostics.filter { $0.severity != .info })
             return settle(&state)
         }

@@ -3,6 +3,8 @@ import HLS
 
 /// Small plans and a compact way to read what a session did.
 enum Engine {
+    /// One event; without `resumeOffset` it resumes as the schedule's default does for VOD: by its
+    /// duration, and for PRE where playback starts.
     static func ad(
         _ id: String, at position: Double, duration: Double = 10, resumeOffset: Double? = nil,
         restrictions: InterstitialEvent.Restrictions = [], cue: InterstitialEvent.Cue = [], assets: Int = 1,
@@ -10,7 +12,7 @@ enum Engine {
     ) -> PlannedBreak {
         let each = duration / Double(assets)
         var planned = PlannedBreak(
-            eventID: id, position: position, resumeOffset: resumeOffset ?? duration, cue: cue, restrictions: restrictions,
+            eventID: id, position: position, resumeOffset: resumeOffset ?? (cue.contains(.pre) ? 0 : duration), cue: cue, restrictions: restrictions,
             assets: (0..<assets).map { PlannedAsset(uri: "https://ads.example/\(id)/\($0).m3u8", duration: each) },
             transitionIn: latency(transitionIn), transitionOut: latency(transitionOut))
         change(&planned)
@@ -21,9 +23,9 @@ enum Engine {
         milliseconds == 0 ? .instant : Transition(video: [Transition.Cost(cause: "splice", milliseconds: milliseconds, source: "test")])
     }
 
-    static func plan(_ breaks: [PlannedBreak], duration: Double = 60, startup: Double = 0) -> PlaybackPlan {
+    static func plan(_ breaks: [PlannedBreak], duration: Double = 60, live: Bool = false, startup: Double = 0) -> PlaybackPlan {
         PlaybackPlan(
-            primaryDuration: duration, segmentBoundaries: stride(from: 0.0, through: duration, by: 6).map { $0 },
+            primaryDuration: duration, isLive: live, segmentBoundaries: stride(from: 0.0, through: duration, by: 6).map { $0 },
             startup: latency(startup), breaks: breaks)
     }
 

@@ -8,9 +8,7 @@ import Testing
 struct LivePlaybackTests {
     /// A live window ending at 60 s whose edge moves on one second per second of session time.
     private func livePlan(_ breaks: [PlannedBreak]) -> PlaybackPlan {
-        var plan = Engine.plan(breaks, duration: 60)
-        plan.isLive = true
-        return plan
+        Engine.plan(breaks, duration: 60, live: true)
     }
 
     /// Distance from the live edge to the playhead at the end of a simulation run until `until`.

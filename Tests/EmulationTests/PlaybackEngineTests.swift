@@ -302,7 +302,7 @@ struct PlaybackEngineTests {
         _ = engine.handle(.play(from: nil), at: 0)
         let refused = engine.handle(.seek(to: 50), at: 25)
         #expect(refused.last?.kind == .commandRefused)
-        _ = engine.handle(.updatePlan(Engine.plan([Engine.ad("ad", at: 20, duration: 10)])), at: 26)
+        _ = engine.update(plan: Engine.plan([Engine.ad("ad", at: 20, duration: 10)]), at: 26)
         // The break in progress keeps the restriction it started with; the next crossing does not have it.
         _ = engine.handle(.seek(to: 5), at: 27)
         let events = engine.advance(to: 42)

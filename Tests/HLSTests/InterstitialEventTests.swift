@@ -79,7 +79,7 @@ struct InterstitialEventTests {
             (#"X-PLAYOUT-LIMIT=0"#, "interstitial.invalid-playout-limit"),
             (#"X-PLAYOUT-LIMIT=-3"#, "interstitial.invalid-playout-limit"),
             (#"X-RESUME-OFFSET="0""#, "attribute.invalid-value"),
-            (#"X-RESTRICT=SKIP"#, "attribute.invalid-value"),
+            (#"X-RESTRICT=SKIP"#, "attribute.missing-quotes"),
             (#"X-RESTRICT="SKIP,TELEPORT""#, "interstitial.unknown-value"),
             (#"CUE="MIDDLE""#, "interstitial.unknown-value"),
             (#"X-SNAP="SIDEWAYS""#, "interstitial.unknown-value"),

@@ -196,7 +196,7 @@ struct InterstitialScheduleTests {
         ])
     }
 
-    @Test("CUE=PRE plays before primary wherever playback starts and does not move primary")
+    @Test("CUE=PRE plays before primary wherever playback starts; without X-RESUME-OFFSET a VOD resumes where playback starts")
     func preRollPlaysAtTheStartPosition() throws {
         let pre = Fixture.event("pre", at: 24, duration: 15) { $0.cue = .pre }
         let schedule = InterstitialSchedule.build(events: [pre], timeline: Fixture.timeline(), startPosition: 30)

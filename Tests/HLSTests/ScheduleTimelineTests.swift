@@ -65,7 +65,7 @@ struct ScheduleTimelineTests {
             Fixture.event("post", at: 0, duration: 5) { $0.cue = .post },
         ]
         let schedule = InterstitialSchedule.build(events: events, timeline: Fixture.timeline(), isLive: true)
-        #expect(schedule.diagnostics.isEmpty)
+        #expect(schedule.codes() == [.interstitialAfterLiveWindow])
         #expect(schedule.scheduled("ahead")?.plays == true)
         #expect(schedule.scheduled("ahead")?.position == 70)
         #expect(schedule.scheduled("ahead")?.playoutStart == nil)
