@@ -17,6 +17,9 @@ final class ServerCore: @unchecked Sendable {
         var daemon: MHDHandle?
         /// Made in `start()`: libdispatch traps when a source that was never resumed is released.
         var heartbeat: HeartbeatTimer?
+        /// Sweeps `watch`; made in `start()` for the same reason as `heartbeat`.
+        var sweep: HeartbeatTimer?
+        var watch: ConnectionWatch
         var stopping = false
         /// Requests whose connection is suspended while a handler's task works on them.
         var waiting: [ObjectIdentifier: RequestContext] = [:]
@@ -25,9 +28,11 @@ final class ServerCore: @unchecked Sendable {
         var nextConnectionID: UInt64 = 1
         var openConnections = 0
         var acceptedConnections = 0
+        var closedPastDeadline = 0
+        var closedPeerGone = 0
     }
 
-    let state = Mutex(State())
+    let state: Mutex<State>
 
     /// Dispatch sources are thread-safe; the wrapper only lets one sit in the locked state.
     struct HeartbeatTimer: @unchecked Sendable {
@@ -38,6 +43,9 @@ final class ServerCore: @unchecked Sendable {
         self.configuration = configuration
         self.responder = responder
         nonceSeed = configuration.authentication == nil ? nil : NonceSeed()
+        state = Mutex(State(watch: ConnectionWatch(
+            requestTimeout: ConnectionWatch.timeout(seconds: configuration.requestTimeoutSeconds),
+            idleTimeout: ConnectionWatch.timeout(seconds: Double(configuration.idleTimeoutSeconds)))))
     }
 
     // MARK: - Lifecycle
@@ -52,7 +60,8 @@ final class ServerCore: @unchecked Sendable {
                 sockaddr, isIPv6, UInt32(clamping: configuration.connectionLimit),
                 UInt32(clamping: max(0, configuration.idleTimeoutSeconds)), 64 * 1024,
                 seed?.baseAddress, seed?.count ?? 0, seed == nil ? 0 : Self.nonceSlots,
-                DaemonCallbacks.access, DaemonCallbacks.completed, DaemonCallbacks.connection, closure)
+                DaemonCallbacks.access, DaemonCallbacks.completed, DaemonCallbacks.connection, DaemonCallbacks.requestLine,
+                closure)
         }
         guard let daemon else {
             throw HTTPServerError.cannotListen(address: configuration.address, port: configuration.port)
@@ -62,11 +71,18 @@ final class ServerCore: @unchecked Sendable {
         heartbeat.schedule(deadline: .now() + interval, repeating: interval)
         heartbeat.setEventHandler { [weak self] in self?.sendHeartbeats() }
         heartbeat.resume()
+        let sweepInterval = state.withLock { ConnectionWatch.sweepInterval(requestTimeout: $0.watch.requestTimeout) }
+        // From 20 to 250 ms, so the conversion is total.
+        let every = DispatchTimeInterval.milliseconds(Int((sweepInterval / .milliseconds(1)).rounded()))
+        let sweep = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "airlab.http.sweep"))
+        sweep.schedule(deadline: .now() + every, repeating: every, leeway: .milliseconds(10))
+        sweep.setEventHandler { [weak self] in self?.sweepConnections() }
+        sweep.resume()
         let handle = MHDHandle(daemon)
-        let timer = HeartbeatTimer(source: heartbeat)
         state.withLock { state in
             state.daemon = handle
-            state.heartbeat = timer
+            state.heartbeat = HeartbeatTimer(source: heartbeat)
+            state.sweep = HeartbeatTimer(source: sweep)
         }
         return airlab_mhd_bound_port(daemon)
     }
@@ -77,6 +93,7 @@ final class ServerCore: @unchecked Sendable {
         struct Shutdown {
             var daemon: MHDHandle
             var heartbeat: HeartbeatTimer?
+            var sweep: HeartbeatTimer?
             var streams: [SSEStream]
             var upgrades: [UpgradedConnection]
         }
@@ -88,10 +105,13 @@ final class ServerCore: @unchecked Sendable {
                 MHD_resume_connection(context.connection)
             }
             state.waiting = [:]
-            return Shutdown(daemon: daemon, heartbeat: state.heartbeat, streams: Array(state.streams.values), upgrades: Array(state.upgrades.values))
+            return Shutdown(
+                daemon: daemon, heartbeat: state.heartbeat, sweep: state.sweep, streams: Array(state.streams.values),
+                upgrades: Array(state.upgrades.values))
         }
         guard let shutdown else { return }
         shutdown.heartbeat?.source.cancel()
+        shutdown.sweep?.source.cancel()
         for stream in shutdown.streams { stream.releaseForShutdown() }
         for upgrade in shutdown.upgrades { upgrade.closeForShutdown() }
         MHD_stop_daemon(shutdown.daemon.pointer)
@@ -102,7 +122,25 @@ final class ServerCore: @unchecked Sendable {
         state.withLock {
             HTTPServerStatistics(
                 openConnections: $0.openConnections, acceptedConnections: $0.acceptedConnections,
-                eventStreams: $0.streams.count, upgradedConnections: $0.upgrades.count)
+                eventStreams: $0.streams.count, upgradedConnections: $0.upgrades.count,
+                closedPastDeadline: $0.closedPastDeadline, closedPeerGone: $0.closedPeerGone)
+        }
+    }
+
+    /// Shuts down the connections past their deadline and those waiting for a request whose peer has
+    /// gone. Shutting a socket down wakes libmicrohttpd, which reads its end and closes it.
+    ///
+    /// All under the lock: libmicrohttpd reports a connection closed (which takes the lock) before it
+    /// closes its socket, so no descriptor here can have been closed and reused for another connection.
+    private func sweepConnections() {
+        state.withLock { state in
+            guard !state.stopping else { return }
+            let expired = state.watch.takeExpired(at: .now)
+            let departed = PeerDeparture.departed(among: state.watch.waitingForRequest)
+            for closure in departed { state.watch.markClosing(closure.id) }
+            state.closedPastDeadline += expired.count
+            state.closedPeerGone += departed.count
+            for closure in expired + departed { _ = shutdown(closure.descriptor, Int32(SHUT_RDWR)) }
         }
     }
 
@@ -253,6 +291,24 @@ final class ServerCore: @unchecked Sendable {
             }
             _ = MHD_add_response_header(response, field.name, field.value)
         }
+    }
+
+    // MARK: - The connection watch, on the polling thread
+
+    func connectionOpened(_ id: UInt64, descriptor: Int32) {
+        state.withLock { $0.watch.opened(id, descriptor: descriptor, at: .now) }
+    }
+
+    func requestLineArrived(on id: HTTPConnectionID) {
+        state.withLock { $0.watch.requestLineArrived(id.rawValue, at: .now) }
+    }
+
+    func requestComplete(on id: HTTPConnectionID) {
+        state.withLock { $0.watch.requestComplete(id.rawValue) }
+    }
+
+    func responseFinished(on id: HTTPConnectionID, upgraded: Bool) {
+        state.withLock { $0.watch.responseFinished(id.rawValue, upgraded: upgraded, at: .now) }
     }
 
     // MARK: - Registry
