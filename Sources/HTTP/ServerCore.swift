@@ -17,8 +17,6 @@ final class ServerCore: @unchecked Sendable {
         var daemon: MHDHandle?
         /// Made in `start()`: libdispatch traps when a source that was never resumed is released.
         var heartbeat: HeartbeatTimer?
-        /// Sweeps `watch`; made in `start()` for the same reason as `heartbeat`.
-        var sweep: HeartbeatTimer?
         var watch: ConnectionWatch
         var stopping = false
         /// Requests whose connection is suspended while a handler's task works on them.
@@ -71,18 +69,21 @@ final class ServerCore: @unchecked Sendable {
         heartbeat.schedule(deadline: .now() + interval, repeating: interval)
         heartbeat.setEventHandler { [weak self] in self?.sendHeartbeats() }
         heartbeat.resume()
-        let sweepInterval = state.withLock { ConnectionWatch.sweepInterval(requestTimeout: $0.watch.requestTimeout) }
-        // From 20 to 250 ms, so the conversion is total.
-        let every = DispatchTimeInterval.milliseconds(Int((sweepInterval / .milliseconds(1)).rounded()))
-        let sweep = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "airlab.http.sweep"))
-        sweep.schedule(deadline: .now() + every, repeating: every, leeway: .milliseconds(10))
-        sweep.setEventHandler { [weak self] in self?.sweepConnections() }
-        sweep.resume()
+        // A thread of its own, not a Dispatch timer: libdispatch on Linux grows a pool that blocking work
+        // (probes, fetches) keeps busy only about once a second, which would let deadlines slip by seconds.
+        let every = state.withLock { ConnectionWatch.sweepInterval(requestTimeout: $0.watch.requestTimeout) }
+        let sweeper = Thread { [weak self] in
+            while true {
+                Thread.sleep(forTimeInterval: every / .seconds(1))
+                guard let self, self.sweepConnections() else { return }
+            }
+        }
+        sweeper.name = "airlab.http.sweep"
+        sweeper.start()
         let handle = MHDHandle(daemon)
         state.withLock { state in
             state.daemon = handle
             state.heartbeat = HeartbeatTimer(source: heartbeat)
-            state.sweep = HeartbeatTimer(source: sweep)
         }
         return airlab_mhd_bound_port(daemon)
     }
@@ -93,7 +94,6 @@ final class ServerCore: @unchecked Sendable {
         struct Shutdown {
             var daemon: MHDHandle
             var heartbeat: HeartbeatTimer?
-            var sweep: HeartbeatTimer?
             var streams: [SSEStream]
             var upgrades: [UpgradedConnection]
         }
@@ -106,12 +106,11 @@ final class ServerCore: @unchecked Sendable {
             }
             state.waiting = [:]
             return Shutdown(
-                daemon: daemon, heartbeat: state.heartbeat, sweep: state.sweep, streams: Array(state.streams.values),
+                daemon: daemon, heartbeat: state.heartbeat, streams: Array(state.streams.values),
                 upgrades: Array(state.upgrades.values))
         }
         guard let shutdown else { return }
         shutdown.heartbeat?.source.cancel()
-        shutdown.sweep?.source.cancel()
         for stream in shutdown.streams { stream.releaseForShutdown() }
         for upgrade in shutdown.upgrades { upgrade.closeForShutdown() }
         MHD_stop_daemon(shutdown.daemon.pointer)
@@ -132,15 +131,17 @@ final class ServerCore: @unchecked Sendable {
     ///
     /// All under the lock: libmicrohttpd reports a connection closed (which takes the lock) before it
     /// closes its socket, so no descriptor here can have been closed and reused for another connection.
-    private func sweepConnections() {
+    /// False once the server is stopping, which ends the sweeping thread.
+    private func sweepConnections() -> Bool {
         state.withLock { state in
-            guard !state.stopping else { return }
+            guard !state.stopping else { return false }
             let expired = state.watch.takeExpired(at: .now)
             let departed = PeerDeparture.departed(among: state.watch.waitingForRequest)
             for closure in departed { state.watch.markClosing(closure.id) }
             state.closedPastDeadline += expired.count
             state.closedPeerGone += departed.count
             for closure in expired + departed { _ = shutdown(closure.descriptor, Int32(SHUT_RDWR)) }
+            return true
         }
     }
 

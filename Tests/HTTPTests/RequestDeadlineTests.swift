@@ -13,17 +13,16 @@ struct RequestDeadlineTests {
         let fixture = try ServerFixture(HTTPServerConfiguration(requestTimeoutSeconds: 1, idleTimeoutSeconds: 30)) { _ in .text("ok") }
         defer { fixture.stop() }
 
-        // The deadline counts from the accept, which follows the connect.
-        let started = ContinuousClock.now
         let port = fixture.port
-        let socket = try await BlockingWork.run { () -> RawSocket in
-            let socket = try RawSocket(port: port)
+        // Timed on the blocking thread itself, from before the connect (the deadline counts from the
+        // accept), so that a busy test machine's scheduling cannot stretch it.
+        let (closed, elapsed) = try await BlockingWork.run { () -> (Bool, Duration) in
+            let started = ContinuousClock.now
+            let socket = try RawSocket(port: port, receiveTimeoutSeconds: 10)
+            defer { socket.close() }
             try socket.send("POST /play HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nhalf")
-            return socket
+            return (socket.peerClosed(), ContinuousClock.now - started)
         }
-        defer { socket.close() }
-        let closed = try await BlockingWork.run { socket.peerClosed() }
-        let elapsed = ContinuousClock.now - started
 
         #expect(closed)
         #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(3), "closed after \(elapsed)")
@@ -36,19 +35,19 @@ struct RequestDeadlineTests {
         let fixture = try ServerFixture(HTTPServerConfiguration(requestTimeoutSeconds: 1, idleTimeoutSeconds: 30)) { _ in .text("ok") }
         defer { fixture.stop() }
 
-        let started = ContinuousClock.now
-        let socket = try await fixture.connect()
-        defer { socket.close() }
+        let port = fixture.port
         let header = Array("GET /server-info HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: \(String(repeating: "a", count: 200))\r\n\r\n".utf8)
         // Paced at 100 ms a byte, this header would take 25 s; the server must end it after about 1 s.
-        let sentBeforeClose = try await BlockingWork.run { () -> Int in
+        let (sentBeforeClose, elapsed) = try await BlockingWork.run { () -> (Int, Duration) in
+            let started = ContinuousClock.now
+            let socket = try RawSocket(port: port)
+            defer { socket.close() }
             for (index, byte) in header.enumerated() {
-                guard (try? socket.send(Data([byte]))) != nil else { return index }
+                guard (try? socket.send(Data([byte]))) != nil else { return (index, ContinuousClock.now - started) }
                 usleep(100_000)
             }
-            return header.count
+            return (header.count, ContinuousClock.now - started)
         }
-        let elapsed = ContinuousClock.now - started
 
         #expect(sentBeforeClose < header.count)
         #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(4), "refused after \(elapsed)")

@@ -70,14 +70,15 @@ struct ConnectionExhaustionTests {
     func halfSentRequestClosedAtDeadline() async throws {
         try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--request-timeout", "1"]) { daemon in
             let port = daemon.port
-            let started = ContinuousClock.now
-            let closed = try await BlockingWork.run { () -> Bool in
+            // Timed on the blocking thread, from before the connect: the deadline counts from the accept.
+            let closing = try await BlockingWork.run { () -> PeerClosing in
+                let started = ContinuousClock.now
                 let socket = try RawSocket(port: port, receiveTimeoutSeconds: 10)
                 defer { socket.close() }
                 try socket.send(Self.halfRequest)
-                return socket.peerClosed()
+                return PeerClosing(closed: socket.peerClosed(), elapsed: ContinuousClock.now - started)
             }
-            let elapsed = ContinuousClock.now - started
+            let (closed, elapsed) = (closing.closed, closing.elapsed)
 
             #expect(closed)
             #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(3), "closed after \(elapsed)")
@@ -104,6 +105,11 @@ struct ConnectionExhaustionTests {
     }
 
     // MARK: - Helpers
+
+    struct PeerClosing: Sendable {
+        var closed: Bool
+        var elapsed: Duration
+    }
 
     /// One request on its own connection that must be answered within 2 s: a daemon that left it in the
     /// listen backlog would let it wait for the 20 s of the usual test client.
