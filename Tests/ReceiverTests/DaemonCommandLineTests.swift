@@ -133,13 +133,23 @@ struct DaemonCommandLineTests {
     func fleet() async throws {
         let state = try Scratch()
         defer { state.remove() }
-        // Find a free block by asking for port 0 first, then use it and the next two.
-        let probe = try await DaemonProcess.start(["--profile", "apple-tv-4k", "--port", "0"], in: state.url)
-        let base = probe.port
-        await probe.stop()
-        try await withDaemon(["--profile", "apple-tv-4k", "--profile", "smart-tv-low", "--profile", "soundbar", "--port", String(base),
-                              "--name", "Lab", "--state-dir", state.url.path]) { daemon in
-            #expect(daemon.receivers.map(\.port) == [base, base + 1, base + 2])
+        // A block below the ephemeral range (32768 and up), where no test's client socket can sit; another
+        // test's server may hold one, so a few blocks are tried.
+        var started: DaemonProcess?
+        var base = 0
+        for _ in 0..<5 where started == nil {
+            base = Int.random(in: 20_000..<32_000)
+            do {
+                started = try await DaemonProcess.start(
+                    ["--profile", "apple-tv-4k", "--profile", "smart-tv-low", "--profile", "soundbar", "--port", String(base),
+                     "--name", "Lab", "--state-dir", state.url.path], in: state.url)
+            } catch let error as ChildProcessError where "\(error)".contains("in use") {
+                continue
+            }
+        }
+        let daemon = try #require(started, "no free block of three ports in five tries")
+        do {
+            #expect(daemon.receivers.map { Int($0.port) } == [base, base + 1, base + 2])
             #expect(daemon.receivers.map(\.name) == ["Lab (apple-tv-4k)", "Lab (smart-tv-low)", "Lab (soundbar)"])
             for receiver in daemon.receivers {
                 let info = try #require(try await HTTPTestClient.send(port: receiver.port, "GET", "/server-info").plist)
@@ -148,7 +158,11 @@ struct DaemonCommandLineTests {
             }
             let ids = try await daemon.receivers.asyncMap { try #require(try await HTTPTestClient.send(port: $0.port, "GET", "/server-info").plist?["deviceid"] as? String) }
             #expect(Set(ids).count == 3)
+        } catch {
+            await daemon.stop()
+            throw error
         }
+        await daemon.stop()
         let folders = try FileManager.default.contentsOfDirectory(atPath: state.url.path).filter { !$0.hasPrefix("airlabd-") }.sorted()
         #expect(folders == ["apple-tv-4k", "smart-tv-low", "soundbar"])
     }
