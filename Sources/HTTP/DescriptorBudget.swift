@@ -9,7 +9,7 @@ public struct DescriptorBudget: Sendable, Equatable {
     public var descriptorLimit: Int
     /// Descriptors kept for everything but connections: files, outgoing fetches, mDNS, logs.
     public static let reserved = 256
-    /// Per server: its listening socket, its epoll and wake-up descriptors, its upgraded sockets' spares.
+    /// Per server: its listening socket and libmicrohttpd's epoll and wake-up descriptors, with room to spare.
     public static let perServer = 8
 
     public init(descriptorLimit: Int) {
