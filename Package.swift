@@ -88,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "airlab", dependencies: ["Arguments", "Inspection", "Loading", "Media", "Casting", "Reports", "Emulation", "Lab"]),
         /// The receiver daemon: arguments, signals, the fleet. Thin.
-        .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Loading", "Casting", "Emulation", "Media"]),
+        .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Loading", "Casting", "Emulation", "Media", "HTTP"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
         .executableTarget(name: "airlab-bench", dependencies: ["ChildProcess", "HLS", "Media", "Casting", "Emulation"]),
 

@@ -7,10 +7,16 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <poll.h>
 #include <microhttpd.h>
+
+/// Called once per request as soon as its request line has arrived, before its headers; the result
+/// becomes the request's initial `con_cls` (NULL keeps the access handler's first-call logic).
+typedef void *(*airlab_mhd_request_line_callback)(void *closure, const char *uri, struct MHD_Connection *connection);
 
 /// Starts a daemon with its own polling thread (epoll on Linux), suspend/resume and upgrades allowed,
 /// bound to `address`. One closure serves every callback; a zero limit or timeout means none.
+/// `timeout_seconds` is libmicrohttpd's idle timeout: silence on a connection that is not suspended.
 ///
 /// `digest_random` seeds the Digest nonces and must stay unchanged until the daemon stops;
 /// `nonce_nc_slots` is how many nonces libmicrohttpd remembers at once (0 when nothing is protected).
@@ -19,7 +25,8 @@ static inline struct MHD_Daemon *airlab_mhd_start(
     unsigned int connection_limit, unsigned int timeout_seconds, size_t memory_limit,
     const void *digest_random, size_t digest_random_size, unsigned int nonce_nc_slots,
     MHD_AccessHandlerCallback access, MHD_RequestCompletedCallback completed,
-    MHD_NotifyConnectionCallback connection_notify, void *closure)
+    MHD_NotifyConnectionCallback connection_notify, airlab_mhd_request_line_callback request_line,
+    void *closure)
 {
     unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_ALLOW_UPGRADE;
     if (ipv6) flags |= MHD_USE_IPv6;
@@ -30,6 +37,7 @@ static inline struct MHD_Daemon *airlab_mhd_start(
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
         MHD_OPTION_NOTIFY_COMPLETED, completed, closure,
         MHD_OPTION_NOTIFY_CONNECTION, connection_notify, closure,
+        MHD_OPTION_URI_LOG_CALLBACK, request_line, closure,
         MHD_OPTION_DIGEST_AUTH_RANDOM, digest_random_size, digest_random,
         MHD_OPTION_NONCE_NC_SIZE, nonce_nc_slots,
         MHD_OPTION_END);
@@ -48,9 +56,26 @@ static inline void *airlab_mhd_socket_context(struct MHD_Connection *connection)
     return info == NULL ? NULL : info->socket_context;
 }
 
+/// The connection's socket, for checking whether its peer has gone and for shutting it down; it is
+/// closed by libmicrohttpd after its connection-closed notification, never by the caller.
+static inline int airlab_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
 /// Hands an upgraded socket back to libmicrohttpd, which closes it; it must never be closed directly.
 static inline enum MHD_Result airlab_mhd_upgrade_close(struct MHD_UpgradeResponseHandle *handle) {
     return MHD_upgrade_action(handle, MHD_UPGRADE_ACTION_CLOSE);
+}
+
+/// poll(2)'s "the peer has closed its end", which glibc only defines under _GNU_SOURCE (Linux's value).
+static inline short airlab_poll_peer_closed(void) {
+#ifdef POLLRDHUP
+    return POLLRDHUP;
+#else
+    return 0x2000;
+#endif
 }
 
 static inline uint64_t airlab_mhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }

@@ -24,12 +24,14 @@ enum DaemonCallbacks {
                 // The headers alone decide: a body from a client without credentials is never read.
                 // libmicrohttpd skips it when the answer is queued now, and closes the connection.
                 if context.announcesBody {
+                    core.requestComplete(on: context.connectionID)
                     return core.queueChallenge(verdict, for: context, closing: true) ? .YES : .NO
                 }
                 context.refusal = verdict
                 return .YES
             }
             if let length = context.headers["Content-Length"].flatMap(Int.init), length > core.configuration.maxBodySize {
+                core.requestComplete(on: context.connectionID)
                 return core.queue(tooLarge(core), for: context) ? .YES : .NO
             }
             return .YES
@@ -55,6 +57,8 @@ enum DaemonCallbacks {
             uploadSize.pointee = 0
             return .YES
         }
+        // The request is in: from here it is the server's to answer, however long that takes.
+        core.requestComplete(on: context.connectionID)
         if let refusal = context.refusal {
             return core.queueChallenge(refusal, for: context, closing: false) ? .YES : .NO
         }
@@ -70,6 +74,9 @@ enum DaemonCallbacks {
         let context = Unmanaged<RequestContext>.fromOpaque(slot).takeRetainedValue()
         requestSlot.pointee = nil
         core.forget(context)
+        if termination == .REQUEST_TERMINATED_COMPLETED_OK {
+            core.responseFinished(on: context.connectionID, upgraded: context.upgrade != nil)
+        }
         if let stream = context.stream {
             core.unregister(stream)
             stream.detach(clientLeft: termination != .REQUEST_TERMINATED_COMPLETED_OK)
@@ -78,7 +85,15 @@ enum DaemonCallbacks {
         context.upgrade?.abandon()
     }
 
-    static let connection: MHD_NotifyConnectionCallback = { closure, _, socketContext, event in
+    /// A request line has arrived, before its headers: a keep-alive connection's next request starts.
+    static let requestLine: airlab_mhd_request_line_callback = { closure, _, connection in
+        guard let closure, let connection else { return nil }
+        let core = Unmanaged<ServerCore>.fromOpaque(closure).takeUnretainedValue()
+        core.requestLineArrived(on: connectionID(of: connection))
+        return nil
+    }
+
+    static let connection: MHD_NotifyConnectionCallback = { closure, connection, socketContext, event in
         guard let closure, let socketContext else { return }
         let core = Unmanaged<ServerCore>.fromOpaque(closure).takeUnretainedValue()
         switch event {
@@ -90,9 +105,13 @@ enum DaemonCallbacks {
                 return state.nextConnectionID
             }
             socketContext.pointee = UnsafeMutableRawPointer(bitPattern: UInt(id))
+            if let connection { core.connectionOpened(id, descriptor: airlab_mhd_connection_fd(connection)) }
         case .CONNECTION_NOTIFY_CLOSED:
-            core.state.withLock { $0.openConnections -= 1 }
             let id = UInt64(UInt(bitPattern: socketContext.pointee))
+            core.state.withLock { state in
+                state.openConnections -= 1
+                state.watch.closed(id)
+            }
             core.responder.connectionClosed(HTTPConnectionID(id))
         default:
             break

@@ -8,9 +8,17 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxBodySize: Int
     /// At most this many connections are open at once; libmicrohttpd 0.9.75 leaves further ones
     /// unaccepted in the listen backlog until one closes (the client's own timeout bounds the wait).
+    /// High on purpose, since a connection that holds a place without sending its request loses it
+    /// after the request timeout. There is no limit per client address: a lab's senders, and every
+    /// test, come from one.
     public var connectionLimit: Int
-    /// Whole seconds a connection may stay silent before it is closed; libmicrohttpd counts in seconds.
-    /// Suspended connections (a handler still working, an event stream) are exempt.
+    /// Seconds a client has to send a whole request, header and body: from the connection's accept for
+    /// its first request, from the request line for later ones on a keep-alive connection. The
+    /// connection is closed when they pass. 0 or less: no deadline.
+    public var requestTimeoutSeconds: Double
+    /// Whole seconds a connection may stay silent before it is closed (libmicrohttpd counts in seconds),
+    /// and the most a keep-alive connection may wait between a response and its next request line.
+    /// Suspended connections (a handler still working, an event stream) are exempt. 0: no timeout.
     public var idleTimeoutSeconds: Int
     /// Seconds between the comment lines that keep event streams alive and reveal clients that left.
     public var heartbeatIntervalSeconds: Double
@@ -18,14 +26,20 @@ public struct HTTPServerConfiguration: Sendable {
     /// challenge, and the responder never sees them.
     public var authentication: DigestAuthentication?
 
+    public static let defaultConnectionLimit = 2048
+    public static let defaultRequestTimeoutSeconds: Double = 5
+    public static let defaultIdleTimeoutSeconds = 30
+
     public init(
-        address: String = "127.0.0.1", port: UInt16 = 0, maxBodySize: Int = 1 << 20, connectionLimit: Int = 512,
-        idleTimeoutSeconds: Int = 30, heartbeatIntervalSeconds: Double = 15, authentication: DigestAuthentication? = nil
+        address: String = "127.0.0.1", port: UInt16 = 0, maxBodySize: Int = 1 << 20, connectionLimit: Int = defaultConnectionLimit,
+        requestTimeoutSeconds: Double = defaultRequestTimeoutSeconds, idleTimeoutSeconds: Int = defaultIdleTimeoutSeconds,
+        heartbeatIntervalSeconds: Double = 15, authentication: DigestAuthentication? = nil
     ) {
         self.address = address
         self.port = port
         self.maxBodySize = maxBodySize
         self.connectionLimit = connectionLimit
+        self.requestTimeoutSeconds = requestTimeoutSeconds
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.heartbeatIntervalSeconds = heartbeatIntervalSeconds
         self.authentication = authentication

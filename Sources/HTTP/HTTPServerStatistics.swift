@@ -7,4 +7,9 @@ public struct HTTPServerStatistics: Sendable, Equatable {
     /// Event streams and upgraded connections currently open.
     public var eventStreams: Int
     public var upgradedConnections: Int
+    /// Connections closed because their request was not complete by its deadline (or, on keep-alive,
+    /// their next request line did not come within the idle timeout).
+    public var closedPastDeadline: Int
+    /// Connections closed because their client left while the server waited for its request.
+    public var closedPeerGone: Int
 }

@@ -17,6 +17,7 @@ final class ServerCore: @unchecked Sendable {
         var daemon: MHDHandle?
         /// Made in `start()`: libdispatch traps when a source that was never resumed is released.
         var heartbeat: HeartbeatTimer?
+        var watch: ConnectionWatch
         var stopping = false
         /// Requests whose connection is suspended while a handler's task works on them.
         var waiting: [ObjectIdentifier: RequestContext] = [:]
@@ -25,9 +26,11 @@ final class ServerCore: @unchecked Sendable {
         var nextConnectionID: UInt64 = 1
         var openConnections = 0
         var acceptedConnections = 0
+        var closedPastDeadline = 0
+        var closedPeerGone = 0
     }
 
-    let state = Mutex(State())
+    let state: Mutex<State>
 
     /// Dispatch sources are thread-safe; the wrapper only lets one sit in the locked state.
     struct HeartbeatTimer: @unchecked Sendable {
@@ -38,6 +41,9 @@ final class ServerCore: @unchecked Sendable {
         self.configuration = configuration
         self.responder = responder
         nonceSeed = configuration.authentication == nil ? nil : NonceSeed()
+        state = Mutex(State(watch: ConnectionWatch(
+            requestTimeout: ConnectionWatch.timeout(seconds: configuration.requestTimeoutSeconds),
+            idleTimeout: ConnectionWatch.timeout(seconds: Double(configuration.idleTimeoutSeconds)))))
     }
 
     // MARK: - Lifecycle
@@ -52,7 +58,8 @@ final class ServerCore: @unchecked Sendable {
                 sockaddr, isIPv6, UInt32(clamping: configuration.connectionLimit),
                 UInt32(clamping: max(0, configuration.idleTimeoutSeconds)), 64 * 1024,
                 seed?.baseAddress, seed?.count ?? 0, seed == nil ? 0 : Self.nonceSlots,
-                DaemonCallbacks.access, DaemonCallbacks.completed, DaemonCallbacks.connection, closure)
+                DaemonCallbacks.access, DaemonCallbacks.completed, DaemonCallbacks.connection, DaemonCallbacks.requestLine,
+                closure)
         }
         guard let daemon else {
             throw HTTPServerError.cannotListen(address: configuration.address, port: configuration.port)
@@ -62,11 +69,21 @@ final class ServerCore: @unchecked Sendable {
         heartbeat.schedule(deadline: .now() + interval, repeating: interval)
         heartbeat.setEventHandler { [weak self] in self?.sendHeartbeats() }
         heartbeat.resume()
+        // A thread of its own, not a Dispatch timer: libdispatch on Linux grows a pool that blocking work
+        // (probes, fetches) keeps busy only about once a second, which would let deadlines slip by seconds.
+        let every = state.withLock { ConnectionWatch.sweepInterval(requestTimeout: $0.watch.requestTimeout) }
+        let sweeper = Thread { [weak self] in
+            while true {
+                Thread.sleep(forTimeInterval: every / .seconds(1))
+                guard let self, self.sweepConnections() else { return }
+            }
+        }
+        sweeper.name = "airlab.http.sweep"
+        sweeper.start()
         let handle = MHDHandle(daemon)
-        let timer = HeartbeatTimer(source: heartbeat)
         state.withLock { state in
             state.daemon = handle
-            state.heartbeat = timer
+            state.heartbeat = HeartbeatTimer(source: heartbeat)
         }
         return airlab_mhd_bound_port(daemon)
     }
@@ -88,7 +105,9 @@ final class ServerCore: @unchecked Sendable {
                 MHD_resume_connection(context.connection)
             }
             state.waiting = [:]
-            return Shutdown(daemon: daemon, heartbeat: state.heartbeat, streams: Array(state.streams.values), upgrades: Array(state.upgrades.values))
+            return Shutdown(
+                daemon: daemon, heartbeat: state.heartbeat, streams: Array(state.streams.values),
+                upgrades: Array(state.upgrades.values))
         }
         guard let shutdown else { return }
         shutdown.heartbeat?.source.cancel()
@@ -102,7 +121,27 @@ final class ServerCore: @unchecked Sendable {
         state.withLock {
             HTTPServerStatistics(
                 openConnections: $0.openConnections, acceptedConnections: $0.acceptedConnections,
-                eventStreams: $0.streams.count, upgradedConnections: $0.upgrades.count)
+                eventStreams: $0.streams.count, upgradedConnections: $0.upgrades.count,
+                closedPastDeadline: $0.closedPastDeadline, closedPeerGone: $0.closedPeerGone)
+        }
+    }
+
+    /// Shuts down the connections past their deadline and those waiting for a request whose peer has
+    /// gone. Shutting a socket down wakes libmicrohttpd, which reads its end and closes it.
+    ///
+    /// All under the lock: libmicrohttpd reports a connection closed (which takes the lock) before it
+    /// closes its socket, so no descriptor here can have been closed and reused for another connection.
+    /// False once the server is stopping, which ends the sweeping thread.
+    private func sweepConnections() -> Bool {
+        state.withLock { state in
+            guard !state.stopping else { return false }
+            let expired = state.watch.takeExpired(at: .now)
+            let departed = PeerDeparture.departed(among: state.watch.waitingForRequest)
+            for closure in departed { state.watch.markClosing(closure.id) }
+            state.closedPastDeadline += expired.count
+            state.closedPeerGone += departed.count
+            for closure in expired + departed { _ = shutdown(closure.descriptor, Int32(SHUT_RDWR)) }
+            return true
         }
     }
 
@@ -253,6 +292,24 @@ final class ServerCore: @unchecked Sendable {
             }
             _ = MHD_add_response_header(response, field.name, field.value)
         }
+    }
+
+    // MARK: - The connection watch, on the polling thread
+
+    func connectionOpened(_ id: UInt64, descriptor: Int32) {
+        state.withLock { $0.watch.opened(id, descriptor: descriptor, at: .now) }
+    }
+
+    func requestLineArrived(on id: HTTPConnectionID) {
+        state.withLock { $0.watch.requestLineArrived(id.rawValue, at: .now) }
+    }
+
+    func requestComplete(on id: HTTPConnectionID) {
+        state.withLock { $0.watch.requestComplete(id.rawValue) }
+    }
+
+    func responseFinished(on id: HTTPConnectionID, upgraded: Bool) {
+        state.withLock { $0.watch.responseFinished(id.rawValue, upgraded: upgraded, at: .now) }
     }
 
     // MARK: - Registry

@@ -18,7 +18,7 @@ public final class Receiver: Sendable {
     public init(configuration: ReceiverConfiguration, planner: CastPlanner, log: @escaping @Sendable (String) -> Void = { _ in }) throws(ReceiverError) {
         self.configuration = configuration
         core = try ReceiverCore(configuration: configuration, planner: planner, log: log)
-        var http = HTTPServerConfiguration(address: configuration.address, port: configuration.port)
+        var http = configuration.http
         // Senders read /server-info before they know a password is needed, and scrapers read /metrics.
         http.authentication = configuration.password.map { DigestAuthentication(password: $0, exemptPaths: ["/server-info", "/metrics"]) }
         let server = HTTPServer(configuration: http, responder: ReceiverResponder(core: core))

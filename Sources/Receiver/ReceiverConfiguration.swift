@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import HTTP
 
 /// How one receiver runs: the profile it plays as and where it serves.
 public struct ReceiverConfiguration: Sendable {
@@ -21,10 +22,21 @@ public struct ReceiverConfiguration: Sendable {
     public var seed: UInt64
     /// Seconds each fetch and probe may take.
     public var fetchTimeout: Double
+    /// Connections open at once; more wait in the listen backlog.
+    public var maxConnections: Int
+    /// Seconds a sender has to send a whole request, header and body, before its connection is closed.
+    public var requestTimeout: Double
+    /// Seconds a keep-alive connection may stay silent between requests.
+    public var idleTimeout: Int
+
+    public static let defaultMaxConnections = HTTPServerConfiguration.defaultConnectionLimit
+    public static let defaultRequestTimeout = HTTPServerConfiguration.defaultRequestTimeoutSeconds
+    public static let defaultIdleTimeout = HTTPServerConfiguration.defaultIdleTimeoutSeconds
 
     public init(
         profile: ReceiverProfile, name: String? = nil, address: String = "127.0.0.1", port: UInt16 = 0, timeScale: Double = 1,
-        stateDirectory: URL? = nil, password: String? = nil, allowsFileURLs: Bool = false, seed: UInt64 = 1, fetchTimeout: Double = 10
+        stateDirectory: URL? = nil, password: String? = nil, allowsFileURLs: Bool = false, seed: UInt64 = 1, fetchTimeout: Double = 10,
+        maxConnections: Int = defaultMaxConnections, requestTimeout: Double = defaultRequestTimeout, idleTimeout: Int = defaultIdleTimeout
     ) {
         self.profile = profile
         self.name = name ?? profile.displayName
@@ -36,5 +48,15 @@ public struct ReceiverConfiguration: Sendable {
         self.allowsFileURLs = allowsFileURLs
         self.seed = seed
         self.fetchTimeout = fetchTimeout
+        self.maxConnections = maxConnections
+        self.requestTimeout = requestTimeout
+        self.idleTimeout = idleTimeout
+    }
+
+    /// What its HTTP server listens on and the limits it keeps.
+    var http: HTTPServerConfiguration {
+        HTTPServerConfiguration(
+            address: address, port: port, connectionLimit: maxConnections, requestTimeoutSeconds: requestTimeout,
+            idleTimeoutSeconds: idleTimeout)
     }
 }

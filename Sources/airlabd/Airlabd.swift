@@ -3,6 +3,7 @@ import Arguments
 import Casting
 import Dispatch
 import Foundation
+import HTTP
 import Loading
 import Media
 import Receiver
@@ -27,11 +28,12 @@ enum Airlabd {
             return usageStatus
         }
         let log = DaemonLog(format: options.logFormat)
+        let configurations = fitted(options.configurations, to: DescriptorLimit.raiseToHard(), log: log)
         // One planner for the fleet: its probe cache serves every receiver.
         let planner = CastPlanner(loader: ResourceLoader(timeout: 10), prober: ProbeCache(options: ProbeOptions(timeout: 10)))
         let fleet: ReceiverFleet
         do throws(ReceiverError) {
-            fleet = try ReceiverFleet(configurations: options.configurations, planner: planner, log: { log.write($0, level: "warning") })
+            fleet = try ReceiverFleet(configurations: configurations, planner: planner, log: { log.write($0, level: "warning") })
             try fleet.start()
         } catch {
             fputs("airlabd: \(error)\n", stderr)
@@ -48,6 +50,23 @@ enum Airlabd {
         log.write("\(await stop.next()): ending sessions and stopping")
         fleet.shutdown()
         return 0
+    }
+}
+
+/// The receivers' connection limits, lowered when the process's descriptor limit cannot back them all
+/// (which is logged once): connections beyond it would leave no descriptor for fetches and reports.
+func fitted(_ configurations: [ReceiverConfiguration], to descriptorLimit: Int, log: DaemonLog) -> [ReceiverConfiguration] {
+    let budget = DescriptorBudget(descriptorLimit: descriptorLimit)
+    let requested = configurations.first?.maxConnections ?? ReceiverConfiguration.defaultMaxConnections
+    let allowed = budget.connectionLimit(requested: requested, servers: configurations.count)
+    guard allowed < requested else { return configurations }
+    log.write(
+        "the open-file limit of \(descriptorLimit) allows \(allowed) connections per receiver, not \(requested); raise it (ulimit -n, LimitNOFILE=) for more",
+        level: "warning")
+    return configurations.map { configuration in
+        var fitted = configuration
+        fitted.maxConnections = allowed
+        return fitted
     }
 }
 

@@ -29,8 +29,21 @@ struct DaemonOptions {
             .flag("no-mdns", help: "Do not advertise over mDNS."),
             .value("seed", "N", help: "Seed of the latency draws when the sender gives none.", default: "1"),
             .value("log-format", "text|json", help: "How log lines are written to stderr.", default: "text"),
+            .value(
+                "max-connections", "N", help: "Connections each receiver holds open at once (\(Self.maxConnectionsRange.lowerBound)-\(Self.maxConnectionsRange.upperBound)); more wait.",
+                default: String(ReceiverConfiguration.defaultMaxConnections)),
+            .value(
+                "request-timeout", "SECONDS", help: "Seconds a sender has to send a whole request, header and body (\(Self.requestTimeoutRange.lowerBound)-\(Self.requestTimeoutRange.upperBound)).",
+                default: String(Int(ReceiverConfiguration.defaultRequestTimeout))),
+            .value(
+                "idle-timeout", "SECONDS", help: "Seconds a connection may stay silent between requests (\(Self.idleTimeoutRange.lowerBound)-\(Self.idleTimeoutRange.upperBound)).",
+                default: String(ReceiverConfiguration.defaultIdleTimeout)),
             .flag("stop-on-stdin-close", help: "Stop as on SIGTERM when standard input closes: a parent holding it open can never be outlived."),
         ])
+
+    static let maxConnectionsRange = 16...100_000
+    static let requestTimeoutRange = 1...600
+    static let idleTimeoutRange = 1...3600
 
     var configurations: [ReceiverConfiguration]
     var advertise: Bool
@@ -68,6 +81,9 @@ struct DaemonOptions {
         case "json": logFormat = .json
         case let other: throw fail("--log-format expects text or json, not '\(other)'")
         }
+        let maxConnections = try Self.whole("max-connections", in: Self.maxConnectionsRange, default: ReceiverConfiguration.defaultMaxConnections, parsed)
+        let requestTimeout = try Self.whole("request-timeout", in: Self.requestTimeoutRange, default: Int(ReceiverConfiguration.defaultRequestTimeout), parsed)
+        let idleTimeout = try Self.whole("idle-timeout", in: Self.idleTimeoutRange, default: ReceiverConfiguration.defaultIdleTimeout, parsed)
         advertise = !parsed.flag("no-mdns")
         stopsOnStandardInputClose = parsed.flag("stop-on-stdin-close")
 
@@ -81,8 +97,18 @@ struct DaemonOptions {
             let directory = stateDirectory.map { profiles.count > 1 ? $0.appendingPathComponent(profile.name, isDirectory: true) : $0 }
             configurations.append(ReceiverConfiguration(
                 profile: profile, name: name, address: address, port: portValue == 0 ? 0 : UInt16(portValue + index), timeScale: timeScale,
-                stateDirectory: directory, password: password, allowsFileURLs: parsed.flag("allow-file-urls"), seed: seed))
+                stateDirectory: directory, password: password, allowsFileURLs: parsed.flag("allow-file-urls"), seed: seed,
+                maxConnections: maxConnections, requestTimeout: Double(requestTimeout), idleTimeout: idleTimeout))
         }
         self.configurations = configurations
+    }
+
+    /// A whole number within `range`; anything else is one line naming the flag and the range.
+    private static func whole(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int, _ parsed: ParsedCommand) throws(UsageError) -> Int {
+        guard let raw = parsed.values(name).last else { return defaultValue }
+        guard let value = Int(raw), range.contains(value) else {
+            throw UsageError(commandPath: [], message: "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(raw)'")
+        }
+        return value
     }
 }

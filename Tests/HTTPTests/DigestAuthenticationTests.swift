@@ -206,11 +206,10 @@ struct DigestAuthenticationTests {
         let (fixture, responder) = try protectedFixture()
         defer { fixture.stop() }
 
-        let socket = try await fixture.connect()
+        // Announces far more than it sends: a server that waited for the whole body would never answer.
+        let socket = try await fixture.connect(sending: "POST /play HTTP/1.1\r\nHost: airlab\r\nContent-Length: 10000000\r\n\r\n")
         defer { socket.close() }
         let answer = try await BlockingWork.run {
-            // Announces far more than it sends: a server that waited for the whole body would never answer.
-            try socket.send("POST /play HTTP/1.1\r\nHost: airlab\r\nContent-Length: 10000000\r\n\r\n")
             try socket.send(Data(repeating: UInt8(ascii: "x"), count: 32 * 1024))
             return socket.readToEnd()
         }

@@ -40,9 +40,8 @@ struct HostileClientTests {
         let fixture = try ServerFixture(HTTPServerConfiguration(idleTimeoutSeconds: 1)) { _ in .text("ok") }
         defer { fixture.stop() }
 
-        let socket = try await fixture.connect()
+        let socket = try await fixture.connect(sending: "POST /play HTTP/1.1\r\nContent-Length: 100\r\n\r\nhalf")
         defer { socket.close() }
-        try await BlockingWork.run { try socket.send("POST /play HTTP/1.1\r\nContent-Length: 100\r\n\r\nhalf") }
 
         #expect(try await BlockingWork.run { socket.peerClosed() })
         #expect(try await fixture.eventually { fixture.server.statistics.openConnections == 0 })
@@ -50,7 +49,8 @@ struct HostileClientTests {
 
     @Test("Connections beyond the limit wait unaccepted until one closes, and are then served")
     func connectionLimit() async throws {
-        let fixture = try ServerFixture(HTTPServerConfiguration(connectionLimit: 2)) { request in .text(request.path) }
+        // A request deadline longer than the test: the idle connections must hold their places.
+        let fixture = try ServerFixture(HTTPServerConfiguration(connectionLimit: 2, requestTimeoutSeconds: 120)) { request in .text(request.path) }
         defer { fixture.stop() }
 
         let first = try await fixture.connect()

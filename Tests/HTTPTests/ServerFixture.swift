@@ -57,6 +57,23 @@ struct ServerFixture {
         return try await BlockingWork.run { try RawSocket(port: port, receiveTimeoutSeconds: receiveTimeoutSeconds) }
     }
 
+    /// Connects and sends `bytes` in one blocking call, as clients do: a connection's first request
+    /// must be complete within the request timeout of its accept, and on a busy machine two calls can be
+    /// seconds apart.
+    func connect(sending bytes: String, receiveTimeoutSeconds: Int = 10) async throws -> RawSocket {
+        let port = port
+        return try await BlockingWork.run {
+            let socket = try RawSocket(port: port, receiveTimeoutSeconds: receiveTimeoutSeconds)
+            do {
+                try socket.send(bytes)
+            } catch {
+                socket.close()
+                throw error
+            }
+            return socket
+        }
+    }
+
     /// Polls `condition` every 20 ms, up to `attempts` times; readiness is observed, never assumed.
     func eventually(attempts: Int = 500, _ condition: () -> Bool) async throws -> Bool {
         for _ in 0..<attempts {

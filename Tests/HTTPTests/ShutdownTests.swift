@@ -17,14 +17,12 @@ struct ShutdownTests {
         }
         let port = fixture.port
 
-        let events = try await fixture.connect()
+        let events = try await fixture.connect(sending: "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         defer { events.close() }
-        let reverse = try await fixture.connect()
+        let reverse = try await fixture.connect(sending: UpgradeTests.reverseRequest)
         defer { reverse.close() }
         let heads = try await BlockingWork.run {
-            try events.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            try reverse.send(UpgradeTests.reverseRequest)
-            return (events.read(untilContains: "\r\n\r\n"), reverse.read(untilContains: "\r\n\r\n"))
+            (events.read(untilContains: "\r\n\r\n"), reverse.read(untilContains: "\r\n\r\n"))
         }
         #expect(heads.0.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(heads.1.hasPrefix("HTTP/1.1 101 "))
@@ -55,9 +53,8 @@ struct ShutdownTests {
             return .text("too late")
         }
         defer { release.set(true) }
-        let socket = try await fixture.connect()
+        let socket = try await fixture.connect(sending: "GET /playback-info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         defer { socket.close() }
-        try await BlockingWork.run { try socket.send("GET /playback-info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
         #expect(try await fixture.eventually { entered.current })
 
         try await BlockingWork.run { fixture.server.stop() }

@@ -36,11 +36,10 @@ struct UpgradeTests {
         }
         defer { fixture.stop() }
 
-        let socket = try await fixture.connect()
+        let socket = try await fixture.connect(sending: Self.reverseRequest)
         defer { socket.close() }
         let first = try await BlockingWork.run {
-            try socket.send(Self.reverseRequest)
-            return socket.read(untilContains: "loading</string></dict></plist>\n")
+            socket.read(untilContains: "loading</string></dict></plist>\n")
         }
         let head = first.components(separatedBy: "\r\n\r\n").first ?? ""
         #expect(head.hasPrefix("HTTP/1.1 101 Switching Protocols\r\n"), "\(first)")
@@ -75,11 +74,10 @@ struct UpgradeTests {
         }
         defer { fixture.stop() }
 
-        let socket = try await fixture.connect()
+        let socket = try await fixture.connect(sending: Self.reverseRequest)
         defer { socket.close() }
         _ = try await BlockingWork.run {
-            try socket.send(Self.reverseRequest)
-            return socket.read(untilContains: "\r\n\r\n")
+            socket.read(untilContains: "\r\n\r\n")
         }
         #expect(try await fixture.eventually { fixture.server.statistics.upgradedConnections == 1 })
         upgraded.current?.write(Data(Self.event("stopped").utf8))

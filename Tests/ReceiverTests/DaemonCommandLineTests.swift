@@ -14,6 +14,15 @@ struct DaemonCommandLineTests {
         (["--profile", "apple-tv-4k", "--time-scale", "0"], "--time-scale"),
         (["--profile", "apple-tv-4k", "--port", "70000"], "--port"),
         (["--profile", "apple-tv-4k", "--log-format", "xml"], "--log-format"),
+        (["--profile", "apple-tv-4k", "--max-connections", "15"], "--max-connections"),
+        (["--profile", "apple-tv-4k", "--max-connections", "100001"], "--max-connections"),
+        (["--profile", "apple-tv-4k", "--max-connections", "many"], "--max-connections"),
+        (["--profile", "apple-tv-4k", "--request-timeout", "0"], "--request-timeout"),
+        (["--profile", "apple-tv-4k", "--request-timeout", "0.5"], "--request-timeout"),
+        (["--profile", "apple-tv-4k", "--request-timeout", "601"], "--request-timeout"),
+        (["--profile", "apple-tv-4k", "--idle-timeout", "-1"], "--idle-timeout"),
+        (["--profile", "apple-tv-4k", "--idle-timeout", "3601"], "--idle-timeout"),
+        (["--profile", "apple-tv-4k", "--idle-timeout", "99999999999999999999"], "--idle-timeout"),
         (["--profile", "no-such-tv"], "no-such-tv"),
         (["--profile", "/nonexistent/tv.json"], "/nonexistent/tv.json"),
         ([], "--profile"),
@@ -79,22 +88,68 @@ struct DaemonCommandLineTests {
     func help() async throws {
         let result = try await Self.run(["--help"])
         #expect(result.status == 0)
-        for flag in ["--profile", "--name", "--port", "--time-scale", "--state-dir", "--password", "--allow-file-urls", "--no-mdns", "--log-format"] {
+        for flag in ["--profile", "--name", "--port", "--time-scale", "--state-dir", "--password", "--allow-file-urls", "--no-mdns", "--log-format",
+                     "--max-connections", "--request-timeout", "--idle-timeout"] {
             #expect(result.stdout.contains(flag), "\(flag)")
         }
+    }
+
+    @Test("A bad limit names its range in one line")
+    func limitRange() async throws {
+        let result = try await Self.run(["--profile", "apple-tv-4k", "--request-timeout", "0", "--address", "127.0.0.1", "--no-mdns"])
+        #expect(result.stderr == "airlabd: --request-timeout must be a whole number from 1 to 600, not '0' (see 'airlabd --help')\n")
+    }
+
+    @Test("Started with an open-file limit too low for its connection limit, airlabd serves with a lower limit and says so once")
+    func lowDescriptorLimit() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // 512 descriptors, soft and hard: 256 kept for files and fetches, 8 for the server, 248 for connections.
+        let daemon = try await DaemonProcess.start(
+            ["--profile", "apple-tv-4k", "--port", "0", "--max-connections", "4000"], prefix: ["/usr/bin/prlimit", "--nofile=512:512"], in: scratch.url)
+
+        #expect(try await daemon.send("GET", "/server-info").status == 200)
+        let warnings = daemon.stderr.split(separator: "\n").filter { $0.contains("open-file limit") }
+        #expect(warnings == ["airlabd: the open-file limit of 512 allows 248 connections per receiver, not 4000; raise it (ulimit -n, LimitNOFILE=) for more"])
+        #expect(await daemon.stop() == 0)
+    }
+
+    @Test("Started with a soft open-file limit below the hard one, airlabd raises it and keeps its connection limit")
+    func raisesSoftDescriptorLimit() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await DaemonProcess.start(
+            ["--profile", "apple-tv-4k", "--port", "0"], prefix: ["/usr/bin/prlimit", "--nofile=256:4096"], in: scratch.url)
+
+        let limits = try String(contentsOfFile: "/proc/\(daemon.process.pid)/limits", encoding: .utf8)
+        let open = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }?.split(separator: " ", omittingEmptySubsequences: true)
+        #expect(open.map { Array($0.dropFirst(3).prefix(2)) } == ["4096", "4096"], "\(limits)")
+        // 4096 - 256 - 8 = 3832 leaves the default 2048 alone.
+        #expect(!daemon.stderr.contains("open-file limit"), "\(daemon.stderr)")
+        #expect(await daemon.stop() == 0)
     }
 
     @Test("A fleet takes consecutive ports, names each receiver after its profile, and keeps each profile's reports apart")
     func fleet() async throws {
         let state = try Scratch()
         defer { state.remove() }
-        // Find a free block by asking for port 0 first, then use it and the next two.
-        let probe = try await DaemonProcess.start(["--profile", "apple-tv-4k", "--port", "0"], in: state.url)
-        let base = probe.port
-        await probe.stop()
-        try await withDaemon(["--profile", "apple-tv-4k", "--profile", "smart-tv-low", "--profile", "soundbar", "--port", String(base),
-                              "--name", "Lab", "--state-dir", state.url.path]) { daemon in
-            #expect(daemon.receivers.map(\.port) == [base, base + 1, base + 2])
+        // A block below the ephemeral range (32768 and up), where no test's client socket can sit; another
+        // test's server may hold one, so a few blocks are tried.
+        var started: DaemonProcess?
+        var base = 0
+        for _ in 0..<5 where started == nil {
+            base = Int.random(in: 20_000..<32_000)
+            do {
+                started = try await DaemonProcess.start(
+                    ["--profile", "apple-tv-4k", "--profile", "smart-tv-low", "--profile", "soundbar", "--port", String(base),
+                     "--name", "Lab", "--state-dir", state.url.path], in: state.url)
+            } catch let error as ChildProcessError where "\(error)".contains("in use") {
+                continue
+            }
+        }
+        let daemon = try #require(started, "no free block of three ports in five tries")
+        do {
+            #expect(daemon.receivers.map { Int($0.port) } == [base, base + 1, base + 2])
             #expect(daemon.receivers.map(\.name) == ["Lab (apple-tv-4k)", "Lab (smart-tv-low)", "Lab (soundbar)"])
             for receiver in daemon.receivers {
                 let info = try #require(try await HTTPTestClient.send(port: receiver.port, "GET", "/server-info").plist)
@@ -103,7 +158,11 @@ struct DaemonCommandLineTests {
             }
             let ids = try await daemon.receivers.asyncMap { try #require(try await HTTPTestClient.send(port: $0.port, "GET", "/server-info").plist?["deviceid"] as? String) }
             #expect(Set(ids).count == 3)
+        } catch {
+            await daemon.stop()
+            throw error
         }
+        await daemon.stop()
         let folders = try FileManager.default.contentsOfDirectory(atPath: state.url.path).filter { !$0.hasPrefix("airlabd-") }.sorted()
         #expect(folders == ["apple-tv-4k", "smart-tv-low", "soundbar"])
     }
