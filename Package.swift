@@ -86,7 +86,7 @@ let package = Package(
         // MARK: - Executables
 
         .executableTarget(
-            name: "airlab", dependencies: ["Arguments", "Inspection", "Media", "Casting", "Reports", "Emulation", "Lab", "Discovery"]),
+            name: "airlab", dependencies: ["Arguments", "Inspection", "Media", "Casting", "Reports", "Emulation", "Lab", "Discovery", "SenderProtocol"]),
         /// The receiver daemon: arguments, signals, the fleet. Thin.
         .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Discovery", "Casting", "Emulation", "Media"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.

@@ -230,7 +230,7 @@ public struct PlaybackEngine: Sendable {
     /// The refusal of a seek forward out of an interstitial with the SKIP restriction, if this is one.
     func skipRefusal(of target: Double, in cursor: BreakCursor, command: PlaybackCommand) -> PlaybackEvent? {
         guard target > cursor.group[0].position, cursor.event.restrictions.contains(.skip) else { return nil }
-        return refusal(command, restriction: "SKIP", eventID: cursor.event.eventID,
+        return refusal(command, restriction: .skip, eventID: cursor.event.eventID,
             reason: "interstitial '\(cursor.event.eventID)' restricts SKIP: no seeking forward while it plays")
     }
 
@@ -251,7 +251,7 @@ public struct PlaybackEngine: Sendable {
         if target > position, let jump = closestJumpEvent(after: position, upTo: target) {
             var events: [PlaybackEvent] = []
             if let command {
-                events.append(refusal(command, restriction: "JUMP", eventID: jump.eventID,
+                events.append(refusal(command, restriction: .jump, eventID: jump.eventID,
                     reason: "interstitial '\(jump.eventID)' restricts JUMP: it plays before the seek to \(PlaybackCommand.format(target)) lands"))
             }
             pendingSeek = target
@@ -279,7 +279,7 @@ public struct PlaybackEngine: Sendable {
             return [refusal(command, reason: "there is no session to change the rate of")]
         }
         if newRate > 1, let cursor = interstitialCursor, cursor.event.restrictions.contains(.skip) {
-            return [refusal(command, restriction: "SKIP", eventID: cursor.event.eventID,
+            return [refusal(command, restriction: .skip, eventID: cursor.event.eventID,
                 reason: "interstitial '\(cursor.event.eventID)' restricts SKIP: no rate above 1 while it plays")]
         }
         let before = state
@@ -425,7 +425,7 @@ public struct PlaybackEngine: Sendable {
             reason: reason)
     }
 
-    func refusal(_ command: PlaybackCommand, restriction: String? = nil, eventID: String? = nil, reason: String) -> PlaybackEvent {
+    func refusal(_ command: PlaybackCommand, restriction: InterstitialEvent.Restriction? = nil, eventID: String? = nil, reason: String) -> PlaybackEvent {
         var refused = event(.commandRefused, eventID: eventID, reason: reason)
         refused.command = command.description
         refused.restriction = restriction

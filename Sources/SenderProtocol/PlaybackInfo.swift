@@ -5,7 +5,7 @@ import Foundation
 ///
 /// `duration` is present exactly while a session plays: senders learn from its appearance that
 /// playback started, and from its absence that it ended.
-public struct PlaybackInfo: Sendable, Equatable {
+public struct PlaybackInfo: Sendable, Equatable, Codable {
     public var duration: Double?
     public var position: Double
     public var rate: Double
@@ -52,23 +52,58 @@ public struct PlaybackInfo: Sendable, Equatable {
     /// The XML property list senders parse; written directly (see `XMLPropertyList`) because senders
     /// poll it several times a second.
     public func propertyList() -> Data {
-        var dictionary: [String: XMLPropertyList] = [
-            "position": .real(position), "rate": .real(rate), "readyToPlay": .boolean(readyToPlay),
-            "playbackBufferEmpty": .boolean(bufferEmpty), "playbackBufferFull": .boolean(!bufferEmpty && readyToPlay),
-            "playbackLikelyToKeepUp": .boolean(readyToPlay && !bufferEmpty),
-            "loadedTimeRanges": .array(loaded.map { [Self.range($0)] } ?? []),
-            "seekableTimeRanges": .array(seekable.map { [Self.range($0)] } ?? []),
-        ]
-        if let duration { dictionary["duration"] = .real(duration) }
-        return XMLPropertyList.dictionary(dictionary).document()
+        (try? XMLPropertyList(encoding: self).document()) ?? Data()
+    }
+
+    /// A range of `loadedTimeRanges` and `seekableTimeRanges`, as AVPlayerItem gives them.
+    struct TimeRange: Codable {
+        var start: Double
+        var duration: Double
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case duration, position, rate, readyToPlay, playbackBufferEmpty, playbackBufferFull, playbackLikelyToKeepUp
+        case loadedTimeRanges, seekableTimeRanges
+    }
+
+    /// The keys senders read, with the buffer flags AVPlayerItem has derived from the two it keeps.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(duration, forKey: .duration)
+        try container.encode(position, forKey: .position)
+        try container.encode(rate, forKey: .rate)
+        try container.encode(readyToPlay, forKey: .readyToPlay)
+        try container.encode(bufferEmpty, forKey: .playbackBufferEmpty)
+        try container.encode(!bufferEmpty && readyToPlay, forKey: .playbackBufferFull)
+        try container.encode(readyToPlay && !bufferEmpty, forKey: .playbackLikelyToKeepUp)
+        try container.encode(loaded.map { [Self.timeRange($0)] } ?? [], forKey: .loadedTimeRanges)
+        try container.encode(seekable.map { [Self.timeRange($0)] } ?? [], forKey: .seekableTimeRanges)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        duration = try container.decodeIfPresent(Double.self, forKey: .duration)
+        position = try container.decode(Double.self, forKey: .position)
+        rate = try container.decode(Double.self, forKey: .rate)
+        readyToPlay = try container.decode(Bool.self, forKey: .readyToPlay)
+        bufferEmpty = try container.decode(Bool.self, forKey: .playbackBufferEmpty)
+        loaded = try container.decodeIfPresent([TimeRange].self, forKey: .loadedTimeRanges)?.first.flatMap(Self.closedRange)
+        seekable = try container.decodeIfPresent([TimeRange].self, forKey: .seekableTimeRanges)?.first.flatMap(Self.closedRange)
+    }
+
+    private static func timeRange(_ range: ClosedRange<Double>) -> TimeRange {
+        TimeRange(start: range.lowerBound, duration: range.upperBound - range.lowerBound)
+    }
+
+    /// nil for a range that is no range (a negative or non-finite duration).
+    private static func closedRange(_ range: TimeRange) -> ClosedRange<Double>? {
+        let end = range.start + range.duration
+        guard range.start.isFinite, end.isFinite, range.duration >= 0 else { return nil }
+        return range.start...end
     }
 
     /// `GET /scrub`'s text answer.
     public func scrubText() -> String {
-        "duration: \(String(format: "%.6f", duration ?? 0))\nposition: \(String(format: "%.6f", position))\n"
-    }
-
-    private static func range(_ range: ClosedRange<Double>) -> XMLPropertyList {
-        .dictionary(["start": .real(range.lowerBound), "duration": .real(range.upperBound - range.lowerBound)])
+        PlaybackProgress(duration: duration ?? 0, position: position).scrubText
     }
 }

@@ -11,6 +11,8 @@ public indirect enum XMLPropertyList: Sendable, Equatable {
     case real(Double)
     case integer(Int64)
     case boolean(Bool)
+    /// Written in UTC to the second, as Apple's XML property lists write dates.
+    case date(Date)
     case array([XMLPropertyList])
     /// Written with its keys sorted, as PropertyListSerialization writes a dictionary.
     case dictionary([String: XMLPropertyList])
@@ -41,6 +43,8 @@ public indirect enum XMLPropertyList: Sendable, Equatable {
             text += "<integer>\(value)</integer>\n"
         case .boolean(let value):
             text += value ? "<true/>\n" : "<false/>\n"
+        case .date(let value):
+            text += "<date>\(value.formatted(.iso8601))</date>\n"
         case .array(let values):
             guard !values.isEmpty else {
                 text += "<array/>\n"

@@ -53,19 +53,27 @@ enum DiscoverCommand {
         }.joined(separator: "\n") + "\n"
     }
 
-    static func json(_ receivers: [Receiver]) -> String {
-        let list: [[String: Any]] = receivers.map { receiver in
-            var entry: [String: Any] = [
-                "address": receiver.address.host, "port": Int(receiver.address.port), "airlab": receiver.isAirlab,
-            ]
-            entry["name"] = receiver.name
-            entry["model"] = receiver.model
-            entry["deviceid"] = receiver.deviceID
-            entry["profile"] = receiver.profile
-            return entry
+    /// `discover --json`: `{"receivers": [...]}`. Absent values are absent keys.
+    struct Listing: Encodable {
+        struct Entry: Encodable {
+            var address: String
+            var port: Int
+            var airlab: Bool
+            var name: String?
+            var model: String?
+            var deviceid: String?
+            var profile: String?
         }
-        let data = (try? JSONSerialization.data(
-            withJSONObject: ["receivers": list], options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+
+        var receivers: [Entry]
+    }
+
+    static func json(_ receivers: [Receiver]) -> String {
+        let listing = Listing(receivers: receivers.map {
+            Listing.Entry(
+                address: $0.address.host, port: Int($0.address.port), airlab: $0.isAirlab, name: $0.name, model: $0.model,
+                deviceid: $0.deviceID, profile: $0.profile)
+        })
+        return CastCommand.encode(listing) + "\n"
     }
 }
