@@ -13,63 +13,65 @@ extension XMLPropertyList {
     }
 }
 
-/// One value being encoded: filled by whichever container the value asks for.
+/// One value being encoded: filled by whichever container the value asks for. Children are kept in
+/// the node's own storage, so that adding one never copies its siblings.
 private final class PlistNode {
-    enum Content {
-        case empty
-        case leaf(XMLPropertyList)
-        case dictionary([String: PlistNode])
-        case array([PlistNode])
+    enum Kind {
+        case empty, leaf, dictionary, array
     }
 
-    var content = Content.empty
+    var kind = Kind.empty
+    var leaf = XMLPropertyList.boolean(false)
+    var children: [String: PlistNode] = [:]
+    var elements: [PlistNode] = []
 
     var value: XMLPropertyList {
-        switch content {
+        switch kind {
         case .empty: .dictionary([:])
-        case .leaf(let value): value
-        case .dictionary(let children): .dictionary(children.mapValues(\.value))
-        case .array(let children): .array(children.map(\.value))
+        case .leaf: leaf
+        case .dictionary: .dictionary(children.mapValues(\.value))
+        case .array: .array(elements.map(\.value))
         }
     }
 
-    /// Leaves are written at once; anything else encodes itself into this node.
+    func setLeaf(_ value: XMLPropertyList) {
+        kind = .leaf
+        leaf = value
+    }
+
+    /// Dates and plist values are leaves; anything else encodes itself into this node. Numbers, strings
+    /// and booleans reach the containers' overloads for their types, which write leaves without a cast.
     func encode(_ value: some Encodable, codingPath: [any CodingKey]) throws {
         switch value {
-        case let text as String: content = .leaf(.string(text))
-        case let number as Double: content = .leaf(.real(number))
-        case let number as Float: content = .leaf(.real(Double(number)))
-        case let flag as Bool: content = .leaf(.boolean(flag))
-        case let number as any BinaryInteger:
-            guard let integer = Int64(exactly: number) else {
-                throw EncodingError.invalidValue(number, .init(codingPath: codingPath, debugDescription: "a plist integer is 64-bit signed"))
-            }
-            content = .leaf(.integer(integer))
-        case let date as Date: content = .leaf(.date(date))
-        case let plist as XMLPropertyList: content = .leaf(plist)
+        case let date as Date: setLeaf(.date(date))
+        case let plist as XMLPropertyList: setLeaf(plist)
         default: try value.encode(to: PlistEncoder(node: self, codingPath: codingPath))
         }
     }
 
+    func set(_ value: Bool) { setLeaf(.boolean(value)) }
+    func set(_ value: String) { setLeaf(.string(value)) }
+    func set(_ value: Double) { setLeaf(.real(value)) }
+    func set(_ value: Float) { setLeaf(.real(Double(value))) }
+
+    func set(_ value: some FixedWidthInteger, codingPath: [any CodingKey]) throws {
+        guard let integer = Int64(exactly: value) else {
+            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "a plist integer is 64-bit signed"))
+        }
+        setLeaf(.integer(integer))
+    }
+
     func child(forKey key: String) -> PlistNode {
         let node = PlistNode()
-        if case .dictionary(var children) = content {
-            children[key] = node
-            content = .dictionary(children)
-        } else {
-            content = .dictionary([key: node])
-        }
+        kind = .dictionary
+        children[key] = node
         return node
     }
 
     func appended() -> PlistNode {
         let node = PlistNode()
-        if case .array(var children) = content {
-            children.append(node)
-            content = .array(children)
-        } else {
-            content = .array([node])
-        }
+        kind = .array
+        elements.append(node)
         return node
     }
 }
@@ -80,12 +82,12 @@ private struct PlistEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .dictionary = node.content {} else { node.content = .dictionary([:]) }
+        node.kind = .dictionary
         return KeyedEncodingContainer(PlistKeyedContainer<Key>(node: node, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .array = node.content {} else { node.content = .array([]) }
+        node.kind = .array
         return PlistUnkeyedContainer(node: node, codingPath: codingPath)
     }
 
@@ -107,20 +109,20 @@ private struct PlistKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
         try node.child(forKey: key.stringValue).encode(value, codingPath: codingPath + [key])
     }
 
-    mutating func encode(_ value: Bool, forKey key: Key) throws { try put(value, forKey: key) }
-    mutating func encode(_ value: String, forKey key: Key) throws { try put(value, forKey: key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { try put(value, forKey: key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { try put(value, forKey: key) }
-    mutating func encode(_ value: Int, forKey key: Key) throws { try put(value, forKey: key) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try put(value, forKey: key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try put(value, forKey: key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try put(value, forKey: key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try put(value, forKey: key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try put(value, forKey: key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try put(value, forKey: key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try put(value, forKey: key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try put(value, forKey: key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try put(value, forKey: key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { node.child(forKey: key.stringValue).set(value) }
+    mutating func encode(_ value: String, forKey key: Key) throws { node.child(forKey: key.stringValue).set(value) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { node.child(forKey: key.stringValue).set(value) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { node.child(forKey: key.stringValue).set(value) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try node.child(forKey: key.stringValue).set(value, codingPath: codingPath + [key]) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try node.child(forKey: key.stringValue).set(value, codingPath: codingPath + [key]) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try node.child(forKey: key.stringValue).set(value, codingPath: codingPath + [key]) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try node.child(forKey: key.stringValue).set(value, codingPath: codingPath + [key]) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try node.child(forKey: key.stringValue).set(value, codingPath: codingPath + [key]) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try node.child(forKey: key.stringValue).set(value, codingPath: codingPath + [key]) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try node.child(forKey: key.stringValue).set(value, codingPath: codingPath + [key]) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try node.child(forKey: key.stringValue).set(value, codingPath: codingPath + [key]) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try node.child(forKey: key.stringValue).set(value, codingPath: codingPath + [key]) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try node.child(forKey: key.stringValue).set(value, codingPath: codingPath + [key]) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         PlistEncoder(node: node.child(forKey: key.stringValue), codingPath: codingPath + [key]).container(keyedBy: keyType)
@@ -141,10 +143,7 @@ private struct PlistUnkeyedContainer: UnkeyedEncodingContainer {
     let node: PlistNode
     let codingPath: [any CodingKey]
 
-    var count: Int {
-        if case .array(let children) = node.content { return children.count }
-        return 0
-    }
+    var count: Int { node.elements.count }
 
     mutating func encodeNil() throws {}
 
@@ -154,20 +153,22 @@ private struct PlistUnkeyedContainer: UnkeyedEncodingContainer {
         try node.appended().encode(value, codingPath: codingPath)
     }
 
-    mutating func encode(_ value: Bool) throws { try put(value) }
-    mutating func encode(_ value: String) throws { try put(value) }
-    mutating func encode(_ value: Double) throws { try put(value) }
-    mutating func encode(_ value: Float) throws { try put(value) }
-    mutating func encode(_ value: Int) throws { try put(value) }
-    mutating func encode(_ value: Int8) throws { try put(value) }
-    mutating func encode(_ value: Int16) throws { try put(value) }
-    mutating func encode(_ value: Int32) throws { try put(value) }
-    mutating func encode(_ value: Int64) throws { try put(value) }
-    mutating func encode(_ value: UInt) throws { try put(value) }
-    mutating func encode(_ value: UInt8) throws { try put(value) }
-    mutating func encode(_ value: UInt16) throws { try put(value) }
-    mutating func encode(_ value: UInt32) throws { try put(value) }
-    mutating func encode(_ value: UInt64) throws { try put(value) }
+    private func leaf(_ write: (PlistNode) throws -> Void) throws { try write(node.appended()) }
+
+    mutating func encode(_ value: Bool) throws { try leaf { $0.set(value) } }
+    mutating func encode(_ value: String) throws { try leaf { $0.set(value) } }
+    mutating func encode(_ value: Double) throws { try leaf { $0.set(value) } }
+    mutating func encode(_ value: Float) throws { try leaf { $0.set(value) } }
+    mutating func encode(_ value: Int) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: Int8) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: Int16) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: Int32) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: Int64) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: UInt) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: UInt8) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: UInt16) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: UInt32) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: UInt64) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         PlistEncoder(node: node.appended(), codingPath: codingPath).container(keyedBy: keyType)
@@ -192,19 +193,21 @@ private struct PlistSingleValueContainer: SingleValueEncodingContainer {
         try node.encode(value, codingPath: codingPath)
     }
 
-    mutating func encode(_ value: Bool) throws { try put(value) }
-    mutating func encode(_ value: String) throws { try put(value) }
-    mutating func encode(_ value: Double) throws { try put(value) }
-    mutating func encode(_ value: Float) throws { try put(value) }
-    mutating func encode(_ value: Int) throws { try put(value) }
-    mutating func encode(_ value: Int8) throws { try put(value) }
-    mutating func encode(_ value: Int16) throws { try put(value) }
-    mutating func encode(_ value: Int32) throws { try put(value) }
-    mutating func encode(_ value: Int64) throws { try put(value) }
-    mutating func encode(_ value: UInt) throws { try put(value) }
-    mutating func encode(_ value: UInt8) throws { try put(value) }
-    mutating func encode(_ value: UInt16) throws { try put(value) }
-    mutating func encode(_ value: UInt32) throws { try put(value) }
-    mutating func encode(_ value: UInt64) throws { try put(value) }
+    private func leaf(_ write: (PlistNode) throws -> Void) throws { try write(node) }
+
+    mutating func encode(_ value: Bool) throws { try leaf { $0.set(value) } }
+    mutating func encode(_ value: String) throws { try leaf { $0.set(value) } }
+    mutating func encode(_ value: Double) throws { try leaf { $0.set(value) } }
+    mutating func encode(_ value: Float) throws { try leaf { $0.set(value) } }
+    mutating func encode(_ value: Int) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: Int8) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: Int16) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: Int32) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: Int64) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: UInt) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: UInt8) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: UInt16) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: UInt32) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    mutating func encode(_ value: UInt64) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
 }
 

@@ -6,7 +6,7 @@ import Foundation
 /// with a retain and a release per byte: four fifths of a `/playback-info` answer went there, on the
 /// server's polling thread. These answers are small and plain, so they are written directly; anything
 /// PropertyListSerialization reads parses them to the same values.
-public indirect enum XMLPropertyList: Sendable, Equatable {
+public indirect enum XMLPropertyList: Sendable, Equatable, Encodable {
     case string(String)
     case real(Double)
     case integer(Int64)
@@ -91,5 +91,41 @@ public indirect enum XMLPropertyList: Sendable, Equatable {
             }
         }
         return result
+    }
+
+    /// As the value it stands for (a dictionary as an object, a date as a date), so a type whose
+    /// property list is built directly encodes to JSON too.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .string(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .real(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .integer(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .boolean(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .date(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .array(let values):
+            var container = encoder.unkeyedContainer()
+            for value in values { try container.encode(value) }
+        case .dictionary(let entries):
+            var container = encoder.container(keyedBy: Key.self)
+            for (key, value) in entries { try container.encode(value, forKey: Key(key)) }
+        }
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ stringValue: String) { self.stringValue = stringValue }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }

@@ -133,6 +133,9 @@ struct WireRoundTripTests {
     ])
     func playbackInfo(info: PlaybackInfo) throws {
         #expect(try PropertyListDecoder().decode(PlaybackInfo.self, from: info.propertyList()) == info)
+        // The value built directly for the polled answer is the one its Encodable conformance gives.
+        #expect(try XMLPropertyList(encoding: info) == info.propertyListValue)
+        #expect(try WireJSON.decoder.decode(PlaybackInfo.self, from: WireJSON.data(info)) == info)
     }
 
     @Test("The effective schedule and the logs read back from the plist answer and from JSON")
