@@ -139,7 +139,7 @@ private struct PlistKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     }
 }
 
-private struct PlistUnkeyedContainer: UnkeyedEncodingContainer {
+private struct PlistUnkeyedContainer: UnkeyedEncodingContainer, PlistValueContainer {
     let node: PlistNode
     let codingPath: [any CodingKey]
 
@@ -147,28 +147,9 @@ private struct PlistUnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func encodeNil() throws {}
 
-    mutating func encode(_ value: some Encodable) throws { try put(value) }
+    /// Each value is a new element.
+    func leafNode() -> PlistNode { node.appended() }
 
-    private func put(_ value: some Encodable) throws {
-        try node.appended().encode(value, codingPath: codingPath)
-    }
-
-    private func leaf(_ write: (PlistNode) throws -> Void) throws { try write(node.appended()) }
-
-    mutating func encode(_ value: Bool) throws { try leaf { $0.set(value) } }
-    mutating func encode(_ value: String) throws { try leaf { $0.set(value) } }
-    mutating func encode(_ value: Double) throws { try leaf { $0.set(value) } }
-    mutating func encode(_ value: Float) throws { try leaf { $0.set(value) } }
-    mutating func encode(_ value: Int) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: Int8) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: Int16) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: Int32) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: Int64) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: UInt) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: UInt8) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: UInt16) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: UInt32) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: UInt64) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         PlistEncoder(node: node.appended(), codingPath: codingPath).container(keyedBy: keyType)
@@ -181,33 +162,39 @@ private struct PlistUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func superEncoder() -> any Encoder { PlistEncoder(node: node.appended(), codingPath: codingPath) }
 }
 
-private struct PlistSingleValueContainer: SingleValueEncodingContainer {
+private struct PlistSingleValueContainer: SingleValueEncodingContainer, PlistValueContainer {
     let node: PlistNode
     let codingPath: [any CodingKey]
 
     mutating func encodeNil() throws {}
 
-    mutating func encode(_ value: some Encodable) throws { try put(value) }
-
-    private func put(_ value: some Encodable) throws {
-        try node.encode(value, codingPath: codingPath)
-    }
-
-    private func leaf(_ write: (PlistNode) throws -> Void) throws { try write(node) }
-
-    mutating func encode(_ value: Bool) throws { try leaf { $0.set(value) } }
-    mutating func encode(_ value: String) throws { try leaf { $0.set(value) } }
-    mutating func encode(_ value: Double) throws { try leaf { $0.set(value) } }
-    mutating func encode(_ value: Float) throws { try leaf { $0.set(value) } }
-    mutating func encode(_ value: Int) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: Int8) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: Int16) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: Int32) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: Int64) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: UInt) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: UInt8) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: UInt16) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: UInt32) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
-    mutating func encode(_ value: UInt64) throws { try leaf { try $0.set(value, codingPath: codingPath) } }
+    /// The value is this node.
+    func leafNode() -> PlistNode { node }
 }
 
+/// The unkeyed and the single-value container: each value they take goes into one node, written
+/// here once for both.
+private protocol PlistValueContainer {
+    var codingPath: [any CodingKey] { get }
+    /// The node the next value goes into.
+    func leafNode() -> PlistNode
+}
+
+extension PlistValueContainer {
+    mutating func encode(_ value: some Encodable) throws { try leafNode().encode(value, codingPath: codingPath) }
+
+    mutating func encode(_ value: Bool) throws { leafNode().set(value) }
+    mutating func encode(_ value: String) throws { leafNode().set(value) }
+    mutating func encode(_ value: Double) throws { leafNode().set(value) }
+    mutating func encode(_ value: Float) throws { leafNode().set(value) }
+    mutating func encode(_ value: Int) throws { try leafNode().set(value, codingPath: codingPath) }
+    mutating func encode(_ value: Int8) throws { try leafNode().set(value, codingPath: codingPath) }
+    mutating func encode(_ value: Int16) throws { try leafNode().set(value, codingPath: codingPath) }
+    mutating func encode(_ value: Int32) throws { try leafNode().set(value, codingPath: codingPath) }
+    mutating func encode(_ value: Int64) throws { try leafNode().set(value, codingPath: codingPath) }
+    mutating func encode(_ value: UInt) throws { try leafNode().set(value, codingPath: codingPath) }
+    mutating func encode(_ value: UInt8) throws { try leafNode().set(value, codingPath: codingPath) }
+    mutating func encode(_ value: UInt16) throws { try leafNode().set(value, codingPath: codingPath) }
+    mutating func encode(_ value: UInt32) throws { try leafNode().set(value, codingPath: codingPath) }
+    mutating func encode(_ value: UInt64) throws { try leafNode().set(value, codingPath: codingPath) }
+}

@@ -96,22 +96,16 @@ public indirect enum XMLPropertyList: Sendable, Equatable, Encodable {
     /// As the value it stands for (a dictionary as an object, a date as a date), so a type whose
     /// property list is built directly encodes to JSON too.
     public func encode(to encoder: any Encoder) throws {
+        func single(_ value: some Encodable) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        }
         switch self {
-        case .string(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .real(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .integer(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .boolean(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .date(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+        case .string(let value): try single(value)
+        case .real(let value): try single(value)
+        case .integer(let value): try single(value)
+        case .boolean(let value): try single(value)
+        case .date(let value): try single(value)
         case .array(let values):
             var container = encoder.unkeyedContainer()
             for value in values { try container.encode(value) }

@@ -53,26 +53,46 @@ enum DiscoverCommand {
         }.joined(separator: "\n") + "\n"
     }
 
-    /// `discover --json`: `{"receivers": [...]}`. Absent values are absent keys.
-    struct Listing: Encodable {
-        struct Entry: Encodable {
-            var address: String
-            var port: Int
-            var airlab: Bool
-            var name: String?
-            var model: String?
-            var deviceid: String?
-            var profile: String?
+    /// A receiver in `discover --json` and `status --json`. Absent values are absent keys.
+    struct ReceiverEntry: Encodable {
+        /// What `status --json` adds: the session playing.
+        struct Session: Encodable {
+            var id: String
+            var state: String?
+            var playlist: String?
+            var position: Double?
+            var duration: Double?
         }
 
-        var receivers: [Entry]
+        var address: String
+        var port: Int
+        /// `discover` only: whether the TXT record names an airlab profile.
+        var airlab: Bool?
+        var name: String?
+        var model: String?
+        var deviceid: String?
+        var profile: String?
+        var session: Session?
+
+        init(_ receiver: Receiver, airlab: Bool? = nil, name: String?, model: String?, deviceid: String?, profile: String?) {
+            address = receiver.address.host
+            port = Int(receiver.address.port)
+            self.airlab = airlab
+            self.name = name
+            self.model = model
+            self.deviceid = deviceid
+            self.profile = profile
+        }
+    }
+
+    /// `discover --json`: `{"receivers": [...]}`.
+    struct Listing: Encodable {
+        var receivers: [ReceiverEntry]
     }
 
     static func json(_ receivers: [Receiver]) -> String {
         let listing = Listing(receivers: receivers.map {
-            Listing.Entry(
-                address: $0.address.host, port: Int($0.address.port), airlab: $0.isAirlab, name: $0.name, model: $0.model,
-                deviceid: $0.deviceID, profile: $0.profile)
+            ReceiverEntry($0, airlab: $0.isAirlab, name: $0.name, model: $0.model, deviceid: $0.deviceID, profile: $0.profile)
         })
         return CastCommand.encode(listing) + "\n"
     }

@@ -51,32 +51,13 @@ enum StatusCommand {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `status --json`: the receiver, and the session it plays if any. Absent values are absent keys.
-    struct Status: Encodable {
-        struct Session: Encodable {
-            var id: String
-            var state: String?
-            var playlist: String?
-            var position: Double?
-            var duration: Double?
-        }
-
-        var address: String
-        var port: Int
-        var name: String?
-        var profile: String?
-        var model: String?
-        var deviceid: String?
-        var session: Session?
-    }
-
+    /// `status --json`: the receiver, and the session it plays if any.
     static func json(_ receiver: Receiver, _ info: ServerInfo, _ current: SessionSummary?, _ progress: PlaybackProgress?, last: SessionSummary?) -> String {
-        let status = Status(
-            address: receiver.address.host, port: Int(receiver.address.port), name: receiver.name ?? info.name, profile: info.profile,
-            model: info.model, deviceid: info.deviceID,
-            session: current.map {
-                Status.Session(id: $0.id, state: $0.state?.name, playlist: $0.playlist, position: progress?.position, duration: progress?.duration)
-            })
+        var status = DiscoverCommand.ReceiverEntry(
+            receiver, name: receiver.name ?? info.name, model: info.model, deviceid: info.deviceID, profile: info.profile)
+        status.session = current.map {
+            .init(id: $0.id, state: $0.state?.name, playlist: $0.playlist, position: progress?.position, duration: progress?.duration)
+        }
         return CastCommand.encode(status) + "\n"
     }
 }
