@@ -86,7 +86,7 @@ let package = Package(
         // MARK: - Executables
 
         .executableTarget(
-            name: "airlab", dependencies: ["Arguments", "Inspection", "Loading", "Media", "Casting", "Reports", "Emulation", "Lab"]),
+            name: "airlab", dependencies: ["Arguments", "Inspection", "Loading", "Media", "Casting", "Reports", "Emulation", "Lab", "SenderProtocol"]),
         /// The receiver daemon: arguments, signals, the fleet. Thin.
         .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Loading", "Casting", "Emulation", "Media", "HTTP"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.

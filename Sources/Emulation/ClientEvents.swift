@@ -54,6 +54,11 @@ public struct ClientEvents: Sendable {
         } catch {
             throw Failure(path: "$", reason: "is not valid JSON")
         }
+        try self.init(document)
+    }
+
+    /// The events of a document already read (a wire message's member, a property list's value).
+    public init(_ document: JSONValue) throws(Failure) {
         let list: [JSONValue]
         switch document {
         case .array(let events): list = events
@@ -186,12 +191,11 @@ public struct ClientEvents: Sendable {
             guard case .array(let names) = restrictions else { throw fail("restrictions", "expected an array of restriction names") }
             var set: InterstitialEvent.Restrictions = []
             for (index, name) in names.enumerated() {
-                switch name {
-                case .string("constrainsSeekingForwardInPrimaryContent"), .string("JUMP"): set.insert(.jump)
-                case .string("requiresPlaybackAtPreferredRateForAdvancement"), .string("SKIP"): set.insert(.skip)
-                default:
-                    throw fail("restrictions[\(index)]", "\(name.description) is not a restriction; use constrainsSeekingForwardInPrimaryContent (JUMP) or requiresPlaybackAtPreferredRateForAdvancement (SKIP)")
+                guard case .string(let text) = name, let restriction = InterstitialEvent.Restriction(anySpelling: text) else {
+                    let known = InterstitialEvent.Restriction.allCases.map { "\($0.avFoundationName) (\($0.rawValue))" }.joined(separator: " or ")
+                    throw fail("restrictions[\(index)]", "\(name.description) is not a restriction; use \(known)")
                 }
+                set.insert(InterstitialEvent.Restrictions(restriction))
             }
             override.restrictions = set
         }

@@ -276,7 +276,7 @@ public struct PlaybackEngine: Sendable {
     /// The refusal of a seek forward out of an interstitial with the SKIP restriction, if this is one.
     func skipRefusal(of target: Double, in cursor: BreakCursor, command: PlaybackCommand) -> PlaybackEvent? {
         guard target > cursor.position, cursor.event.restrictions.contains(.skip) else { return nil }
-        return refusal(command, restriction: "SKIP", eventID: cursor.event.eventID,
+        return refusal(command, restriction: .skip, eventID: cursor.event.eventID,
             reason: "interstitial '\(cursor.event.eventID)' restricts SKIP: no seeking forward while it plays")
     }
 
@@ -294,7 +294,7 @@ public struct PlaybackEngine: Sendable {
         if target > position, let jump = closestJumpGroup(after: position, upTo: target) {
             var events: [PlaybackEvent] = []
             if let command {
-                events.append(refusal(command, restriction: "JUMP", eventID: jump.event,
+                events.append(refusal(command, restriction: .jump, eventID: jump.event,
                     reason: "interstitial '\(jump.event)' restricts JUMP: it plays before the seek to \(PlaybackCommand.format(target)) lands"))
             }
             position = jump.group.position
@@ -321,7 +321,7 @@ public struct PlaybackEngine: Sendable {
             return [refusal(command, reason: "there is no session to change the rate of")]
         }
         if newRate > 1, let cursor = interstitialCursor, cursor.event.restrictions.contains(.skip) {
-            return [refusal(command, restriction: "SKIP", eventID: cursor.event.eventID,
+            return [refusal(command, restriction: .skip, eventID: cursor.event.eventID,
                 reason: "interstitial '\(cursor.event.eventID)' restricts SKIP: no rate above 1 while it plays")]
         }
         let before = state
@@ -462,14 +462,14 @@ public struct PlaybackEngine: Sendable {
     /// in now unless the event announces another.
     func event(
         _ kind: PlaybackEvent.Kind, state: PlaybackState? = nil, eventID: String? = nil, assetIndex: Int? = nil,
-        assetURI: String? = nil, reason: String, command: String? = nil, restriction: String? = nil, transition: Transition? = nil
+        assetURI: String? = nil, reason: String, command: String? = nil, restriction: InterstitialEvent.Restriction? = nil, transition: Transition? = nil
     ) -> PlaybackEvent {
         PlaybackEvent(
             time: now, kind: kind, state: state ?? self.state, position: position, rate: rate, eventID: eventID, assetIndex: assetIndex,
             assetURI: assetURI, reason: reason, command: command, restriction: restriction, transition: transition)
     }
 
-    func refusal(_ command: PlaybackCommand, restriction: String? = nil, eventID: String? = nil, reason: String) -> PlaybackEvent {
+    func refusal(_ command: PlaybackCommand, restriction: InterstitialEvent.Restriction? = nil, eventID: String? = nil, reason: String) -> PlaybackEvent {
         event(.commandRefused, eventID: eventID, reason: reason, command: command.description, restriction: restriction)
     }
 }

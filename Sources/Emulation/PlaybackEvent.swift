@@ -1,3 +1,5 @@
+import HLS
+
 /// What a receiver shows a sender: the coarse state of a session.
 public enum PlaybackState: String, Sendable, Hashable, Codable {
     case idle, loading, playingPrimary = "playing-primary", transitioning, playingInterstitial = "playing-interstitial"
@@ -66,13 +68,13 @@ public struct PlaybackEvent: Sendable, Hashable, Codable {
     public var assetURI: String?
     public var reason: String?
     public var command: String?
-    /// The restriction that refused a command: SKIP or JUMP.
-    public var restriction: String?
+    /// The restriction that refused a command (written with its spec spelling: SKIP or JUMP).
+    public var restriction: InterstitialEvent.Restriction?
     public var transition: Transition?
 
     public init(
         time: Double, kind: Kind, state: PlaybackState, position: Double, rate: Double, eventID: String? = nil, assetIndex: Int? = nil,
-        assetURI: String? = nil, reason: String? = nil, command: String? = nil, restriction: String? = nil, transition: Transition? = nil
+        assetURI: String? = nil, reason: String? = nil, command: String? = nil, restriction: InterstitialEvent.Restriction? = nil, transition: Transition? = nil
     ) {
         self.time = time
         self.kind = kind

@@ -135,7 +135,7 @@ public struct SessionRecorder: Sendable {
         case .commandRefused:
             report.totals.refusedCommands += 1
             report.refusals.append(.init(
-                time: event.time, command: event.command ?? "", restriction: event.restriction, eventID: event.eventID,
+                time: event.time, command: event.command ?? "", restriction: event.restriction?.rawValue, eventID: event.eventID,
                 reason: event.reason ?? ""))
         case .ended:
             close(at: event.time)

@@ -39,13 +39,44 @@ public struct InterstitialEvent: Hashable, Sendable {
         public static let `in` = Snap(rawValue: 2)
     }
 
+    /// One X-RESTRICT value. Its two spellings are written here and nowhere else: the spec's (the raw
+    /// value: X-RESTRICT, reports, the 403 header, metrics labels) and AVFoundation's
+    /// (`AVPlayerInterstitialEvent.Restrictions`, which senders' event lists and the effective schedule use).
+    public enum Restriction: String, CaseIterable, Hashable, Sendable, Codable {
+        /// While it plays: no seeking forward, no rate above 1.
+        case skip = "SKIP"
+        /// A seek across it plays it first.
+        case jump = "JUMP"
+
+        /// The name of the matching `AVPlayerInterstitialEvent.Restrictions` member.
+        public var avFoundationName: String {
+            switch self {
+            case .skip: "requiresPlaybackAtPreferredRateForAdvancement"
+            case .jump: "constrainsSeekingForwardInPrimaryContent"
+            }
+        }
+
+        /// Either spelling, as senders may write one or the other.
+        public init?(anySpelling name: String) {
+            guard let restriction = Self(rawValue: name) ?? Self.allCases.first(where: { $0.avFoundationName == name }) else { return nil }
+            self = restriction
+        }
+    }
+
+    /// The restrictions of one event.
     public struct Restrictions: OptionSet, Hashable, Sendable {
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public init(_ restriction: Restriction) {
+            rawValue = restriction == .skip ? 1 : 2
+        }
         /// While it plays: no seeking forward, no rate above 1.
-        public static let skip = Restrictions(rawValue: 1)
+        public static let skip = Restrictions(.skip)
         /// A seek across it plays it first.
-        public static let jump = Restrictions(rawValue: 2)
+        public static let jump = Restrictions(.jump)
+
+        /// The members, in the spec's order (SKIP, JUMP).
+        public var members: [Restriction] { Restriction.allCases.filter { contains(Restrictions($0)) } }
     }
 
     public enum TimelineOccupancy: String, Hashable, Sendable {

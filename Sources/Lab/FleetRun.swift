@@ -1,6 +1,7 @@
 import Casting
 import Emulation
 import Foundation
+import SenderProtocol
 
 /// One playlist cast to several receivers at once, each session followed to its end and its report
 /// collected: the heart of `airlab lab run`.

@@ -1,6 +1,7 @@
 import Emulation
 import Foundation
 import HTTP
+import SenderProtocol
 
 /// The sender's side of the protocol with one receiver: play, drive, observe, and read reports.
 ///
@@ -32,10 +33,10 @@ public struct ReceiverClient: Sendable {
     /// Loading fetches and probes the playlist and every interstitial, so this waits longer than other calls.
     public func play(_ order: PlayOrder, on connection: HTTPClientConnection? = nil) async throws(ReceiverError) -> StartedSession {
         let request = HTTPClientRequest(
-            method: "POST", target: "/play", headers: ["Content-Type": "application/json"], body: order.jsonBody())
+            method: "POST", target: Route.play.path(), headers: ["Content-Type": "application/json"], body: order.jsonBody())
         let response = try await exchange(request, on: connection, timeout: max(timeout, 60))
         do {
-            return try JSONDecoder().decode(StartedSession.self, from: response.body)
+            return try WireJSON.decoder.decode(StartedSession.self, from: response.body)
         } catch {
             throw failure(.unreadableAnswer("the /play answer has no sessionID: \(response.text.prefix(120))"))
         }
@@ -43,24 +44,24 @@ public struct ReceiverClient: Sendable {
 
     /// `POST /scrub?position=S`: seeks to a primary position.
     public func seek(to position: Double) async throws(ReceiverError) {
-        _ = try await exchange(HTTPClientRequest(method: "POST", target: "/scrub?position=\(Self.number(position))"))
+        _ = try await exchange(HTTPClientRequest(method: "POST", target: Route.scrub.path() + "?position=\(Self.number(position))"))
     }
 
     /// `POST /rate?value=R`: 0 pauses, 1 plays.
     public func setRate(_ rate: Double) async throws(ReceiverError) {
-        _ = try await exchange(HTTPClientRequest(method: "POST", target: "/rate?value=\(Self.number(rate))"))
+        _ = try await exchange(HTTPClientRequest(method: "POST", target: Route.rate.path() + "?value=\(Self.number(rate))"))
     }
 
     /// `POST /stop`: ends the session, if one plays.
     public func stop() async throws(ReceiverError) {
-        _ = try await exchange(HTTPClientRequest(method: "POST", target: "/stop"))
+        _ = try await exchange(HTTPClientRequest(method: "POST", target: Route.stop.path()))
     }
 
     // MARK: - Observing
 
     /// `GET /server-info`: who the receiver says it is.
     public func serverInfo() async throws(ReceiverError) -> ServerInfo {
-        let response = try await exchange(HTTPClientRequest(method: "GET", target: "/server-info"))
+        let response = try await exchange(HTTPClientRequest(method: "GET", target: Route.serverInfo.path()))
         guard let info = ServerInfo(propertyList: response.body) else {
             throw failure(.unreadableAnswer("/server-info is not a property list dictionary"))
         }
@@ -69,15 +70,15 @@ public struct ReceiverClient: Sendable {
 
     /// `GET /scrub`: where playback is (in an interstitial: in that interstitial).
     public func progress(on connection: HTTPClientConnection? = nil) async throws(ReceiverError) -> PlaybackProgress {
-        let response = try await exchange(HTTPClientRequest(method: "GET", target: "/scrub"), on: connection)
+        let response = try await exchange(HTTPClientRequest(method: "GET", target: Route.scrub.path()), on: connection)
         return PlaybackProgress(scrubText: response.text)
     }
 
     /// `GET /sessions`: current and past sessions, in the order they started.
     public func sessions() async throws(ReceiverError) -> [SessionSummary] {
-        let response = try await exchange(HTTPClientRequest(method: "GET", target: "/sessions"))
+        let response = try await exchange(HTTPClientRequest(method: "GET", target: Route.sessions.path()))
         do {
-            return try JSONDecoder().decode(SessionList.self, from: response.body).sessions
+            return try WireJSON.decoder.decode(SessionList.self, from: response.body).sessions
         } catch {
             throw failure(.unreadableAnswer("/sessions is not the session list: \(error)"))
         }
@@ -85,10 +86,9 @@ public struct ReceiverClient: Sendable {
 
     /// `GET /sessions/{id}`: the session's report, so far when it still plays.
     public func report(ofSession id: String) async throws(ReceiverError) -> SessionReport {
-        let target = "/sessions/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id)
-        let response = try await exchange(HTTPClientRequest(method: "GET", target: target))
+        let response = try await exchange(HTTPClientRequest(method: "GET", target: Route.session.path(session: id)))
         do {
-            return try JSONDecoder().decode(SessionReport.self, from: response.body)
+            return try WireJSON.decoder.decode(SessionReport.self, from: response.body)
         } catch {
             throw failure(.unreadableAnswer("the report of session \(id) is not a session report: \(error)"))
         }
@@ -108,7 +108,7 @@ public struct ReceiverClient: Sendable {
     /// credentials is refused with the connection kept, and its nonce answers the real one.
     func authenticate(on connection: HTTPClientConnection) async throws(ReceiverError) {
         guard let credentials else { return }
-        let probe = HTTPClientRequest(method: "POST", target: "/play", headers: ["Content-Type": "application/json"])
+        let probe = HTTPClientRequest(method: "POST", target: Route.play.path(), headers: ["Content-Type": "application/json"])
         let timeout = timeout
         do {
             let answer = try await BlockingCall.run { () throws(HTTPClientError) in
@@ -195,59 +195,4 @@ public struct ReceiverClient: Sendable {
     static func number(_ value: Double) -> String {
         value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
-}
-
-/// `GET /server-info`, the fields a sender uses.
-public struct ServerInfo: Sendable, Equatable {
-    public var name: String?
-    public var model: String?
-    public var deviceID: String?
-    public var profile: String?
-
-    init?(propertyList data: Data) {
-        guard let object = try? PropertyListSerialization.propertyList(from: data, format: nil), let plist = object as? [String: Any] else {
-            return nil
-        }
-        name = plist["name"] as? String
-        model = plist["model"] as? String
-        deviceID = plist["deviceid"] as? String
-        profile = plist["airlab.profile"] as? String
-    }
-}
-
-/// `GET /scrub`'s answer: `duration: X` and `position: Y`, in seconds.
-public struct PlaybackProgress: Sendable, Equatable {
-    public var duration: Double?
-    public var position: Double?
-
-    public init(duration: Double? = nil, position: Double? = nil) {
-        self.duration = duration
-        self.position = position
-    }
-
-    public init(scrubText text: String) {
-        for line in text.split(whereSeparator: \.isNewline) {
-            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, let value = Double(parts[1]), value.isFinite else { continue }
-            switch parts[0] {
-            case "duration": duration = value
-            case "position": position = value
-            default: break
-            }
-        }
-    }
-}
-
-/// One entry of `GET /sessions`.
-public struct SessionSummary: Sendable, Equatable, Decodable {
-    public var id: String
-    public var profile: String?
-    public var playlist: String?
-    public var active: Bool
-    public var state: String?
-    public var endReason: String?
-}
-
-struct SessionList: Decodable {
-    var sessions: [SessionSummary]
 }

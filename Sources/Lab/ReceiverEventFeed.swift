@@ -1,7 +1,8 @@
 import Foundation
 import HTTP
+import SenderProtocol
 
-/// A receiver's `GET /events`, connected: its server-sent events as `ReceiverEvent`s.
+/// A receiver's `GET /events`, connected: its server-sent events as `SessionEvent`s.
 ///
 /// Connecting returns once the receiver has answered 200, so a sender that subscribes before `/play`
 /// sees every event of the session it starts. The stream ends when the receiver closes it; it fails
@@ -24,7 +25,7 @@ public final class ReceiverEventFeed: Sendable {
         let credentials = client.credentials
         do {
             head = try await BlockingCall.run { () throws(HTTPClientError) in
-                var request = HTTPClientRequest(method: "GET", target: "/events", headers: ["Accept": "text/event-stream"])
+                var request = HTTPClientRequest(method: "GET", target: Route.events.path(), headers: ["Accept": "text/event-stream"])
                 credentials?.authorize(&request)
                 let head = try connection.open(request)
                 guard head.status == 401, let credentials else { return head }
@@ -48,17 +49,17 @@ public final class ReceiverEventFeed: Sendable {
     }
 
     /// The events, read on a thread of their own; ending the iteration closes the connection.
-    public var events: AsyncThrowingStream<ReceiverEvent, any Error> {
+    public var events: AsyncThrowingStream<SessionEvent, any Error> {
         let connection = connection
         let label = receiver.label
-        return AsyncThrowingStream(ReceiverEvent.self) { continuation in
+        return AsyncThrowingStream(SessionEvent.self) { continuation in
             let reader = Thread {
                 var parser = ServerSentEventParser()
                 do throws(HTTPClientError) {
                     while let line = try connection.readBodyLine() {
                         guard let event = parser.consume(line: line) else { continue }
                         // Events that do not read as events are skipped: a sender outlives a receiver's extensions.
-                        if let decoded = try? ReceiverEvent(eventName: event.event, data: event.data) {
+                        if let decoded = try? SessionEvent(eventName: event.event, data: event.data) {
                             continuation.yield(decoded)
                         }
                     }

@@ -1,5 +1,6 @@
 import Foundation
 import Emulation
+import SenderProtocol
 
 /// What a sender knows of one session while it plays, folded from the receiver's events and polls:
 /// the line a progress display shows.
@@ -24,8 +25,8 @@ public struct SessionProgress: Sendable, Equatable {
     public init() {}
 
     /// Takes one event of the session (the caller filters out other sessions' events).
-    public mutating func apply(_ event: ReceiverEvent) {
-        if let state = event.state { self.state = state }
+    public mutating func apply(_ event: SessionEvent) {
+        if let state = event.state { self.state = state.name }
         switch event.knownKind {
         case .transitionStarted?:
             lastSwitchMilliseconds = event.transition?.totalMilliseconds ?? lastSwitchMilliseconds

@@ -1,5 +1,7 @@
 import Emulation
 import Foundation
+import HLS
+import SenderProtocol
 import Synchronization
 
 /// Counters for `GET /metrics`, in Prometheus' text format.
@@ -30,8 +32,10 @@ final class ReceiverMetrics: Sendable {
 
     private let counts = Mutex(Counts())
 
-    func countRequest(route: String, status: Int) {
-        counts.withLock { $0.requests[RequestKey(route: route, status: status), default: 0] += 1 }
+    /// A request answered; nil for a path the protocol does not have.
+    func countRequest(route: Route?, status: Int) {
+        let label = route?.label ?? Route.otherLabel
+        counts.withLock { $0.requests[RequestKey(route: label, status: status), default: 0] += 1 }
     }
 
     func countSessionStarted() { counts.withLock { $0.sessionsStarted += 1 } }
@@ -51,7 +55,7 @@ final class ReceiverMetrics: Sendable {
                     for (index, bound) in Self.transitionBuckets.enumerated() where seconds <= bound { counts.transitions[index] += 1 }
                 case .interstitialStarted: counts.interstitialsPlayed += 1
                 case .breakSkipped: counts.breaksSkipped += 1
-                case .commandRefused: counts.refusals[event.restriction == "JUMP" ? "JUMP" : event.restriction == "SKIP" ? "SKIP" : "other", default: 0] += 1
+                case .commandRefused: counts.refusals[event.restriction?.rawValue ?? Self.otherRefusal, default: 0] += 1
                 default: continue
                 }
             }
@@ -79,7 +83,8 @@ final class ReceiverMetrics: Sendable {
         metric("airlab_casts_refused_total", "counter", "Casts whose playlist could not be played.", [("", "\(counts.castsRefused)")])
         metric("airlab_interstitials_played_total", "counter", "Interstitial events that started playing.", [("", "\(counts.interstitialsPlayed)")])
         metric("airlab_breaks_skipped_total", "counter", "Interstitial events skipped (failed, undecodable, or sought past).", [("", "\(counts.breaksSkipped)")])
-        let refusals = ["JUMP", "SKIP", "other"].map { (labels: "{restriction=\"\($0)\"}", value: "\(counts.refusals[$0] ?? 0)") }
+        let labels = InterstitialEvent.Restriction.allCases.map(\.rawValue).sorted() + [Self.otherRefusal]
+        let refusals = labels.map { (labels: "{restriction=\"\($0)\"}", value: "\(counts.refusals[$0] ?? 0)") }
         metric("airlab_refused_commands_total", "counter", "Sender commands refused by an interstitial's restrictions.", refusals)
         var buckets = zip(Self.transitionBuckets, counts.transitions).map { (labels: "{le=\"\(Self.number($0.0))\"}", value: "\($0.1)") }
         buckets.append(("{le=\"+Inf\"}", "\(counts.transitionCount)"))
@@ -90,6 +95,9 @@ final class ReceiverMetrics: Sendable {
         text += "airlab_transition_seconds_count \(counts.transitionCount)\n"
         return text
     }
+
+    /// The label of refusals no restriction made (a command that was wrong in itself).
+    static let otherRefusal = "other"
 
     static func number(_ value: Double) -> String {
         value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)

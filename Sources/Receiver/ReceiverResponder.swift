@@ -15,28 +15,22 @@ struct ReceiverResponder: HTTPResponder {
 
     static let plistType = "text/x-apple-plist+xml"
 
-    /// The routes and the methods each takes; anything else is 404, or 405 for a wrong method.
-    static let routes: [String: Set<String>] = [
-        "/server-info": ["GET"], "/play": ["POST"], "/scrub": ["GET", "POST"], "/rate": ["POST"], "/stop": ["POST"],
-        "/playback-info": ["GET"], "/setProperty": ["PUT", "POST"], "/getProperty": ["POST", "GET"], "/reverse": ["POST"],
-        "/events": ["GET"], "/sessions": ["GET"], "/metrics": ["GET"],
-    ]
-
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        guard request.method == "GET", let route = Route(path: request.path) else { return nil }
         let response: HTTPResponse
-        switch (request.method, request.path) {
-        case ("GET", "/playback-info"):
+        switch route {
+        case .playbackInfo:
             let info = core.current?.activeEngineNow.map(PlaybackInfo.init(engine:)) ?? .noSession
             response = HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: info.propertyList())
-        case ("GET", "/server-info"):
-            response = HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: core.identity.serverInfo())
-        case ("GET", "/scrub"):
+        case .serverInfo:
+            response = HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: core.identity.serverInfo.propertyList())
+        case .scrub:
             let info = core.current?.activeEngineNow.map(PlaybackInfo.init(engine:)) ?? .noSession
             response = .text(info.scrubText(), contentType: "text/parameters")
         default:
             return nil
         }
-        core.metrics.countRequest(route: request.path, status: response.status)
+        core.metrics.countRequest(route: route, status: response.status)
         return response
     }
 
@@ -46,11 +40,12 @@ struct ReceiverResponder: HTTPResponder {
             response = try await route(request)
         } catch {
             var headers: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
-            if error.status == 405, let allowed = Self.routes[request.path] { headers.set("Allow", allowed.sorted().joined(separator: ", ")) }
+            if error.status == 405, let allowed = Route(path: request.path)?.methods {
+                headers.set("Allow", allowed.sorted().joined(separator: ", "))
+            }
             response = HTTPResponse(status: error.status, headers: headers, body: Data((error.reason + "\n").utf8))
         }
-        let route = Self.routes[request.path] != nil ? request.path : request.path.hasPrefix("/sessions/") ? "/sessions/{id}" : "other"
-        core.metrics.countRequest(route: route, status: response.status)
+        core.metrics.countRequest(route: Route(path: request.path), status: response.status)
         return response
     }
 
@@ -62,30 +57,28 @@ struct ReceiverResponder: HTTPResponder {
     // MARK: - Routing
 
     private func route(_ request: HTTPRequest) async throws(ProtocolError) -> HTTPResponse {
-        if request.path.hasPrefix("/sessions/") {
-            guard request.method == "GET" else { throw ProtocolError(status: 405, "\(request.path) takes GET") }
-            return try sessionReport(String(request.path.dropFirst("/sessions/".count)))
-        }
-        guard let methods = Self.routes[request.path] else {
+        guard let route = Route(path: request.path) else {
             throw ProtocolError(status: 404, "no endpoint \(request.path); see DESIGN.md §3 for the sender protocol")
         }
-        guard methods.contains(request.method) else {
-            throw ProtocolError(status: 405, "\(request.path) takes \(methods.sorted().joined(separator: " or ")), not \(request.method)")
+        guard route.methods.contains(request.method) else {
+            if route == .session { throw ProtocolError(status: 405, "\(request.path) takes GET") }
+            throw ProtocolError(status: 405, "\(request.path) takes \(route.methods.sorted().joined(separator: " or ")), not \(request.method)")
         }
-        switch request.path {
-        case "/play": return try await play(request)
-        case "/scrub" where request.method == "POST": return try command(try QueryCommand.scrub(request.query))
-        case "/rate": return try command(try QueryCommand.rate(request.query))
-        case "/stop":
+        switch route {
+        case .session: return try sessionReport(String(request.path.dropFirst("/sessions/".count)))
+        case .play: return try await play(request)
+        case .scrub where request.method == "POST": return try command(try QueryCommand.scrub(request.query))
+        case .rate: return try command(try QueryCommand.rate(request.query))
+        case .stop:
             core.active?.end(reason: "stopped by the sender")
             return HTTPResponse(status: 200)
-        case "/setProperty": return try await setProperty(request)
-        case "/getProperty": return try getProperty(request)
-        case "/reverse": return try reverse(request)
-        case "/events": return events()
-        case "/sessions": return sessionList()
-        case "/metrics": return metrics()
-        default:
+        case .setProperty: return try await setProperty(request)
+        case .getProperty: return try getProperty(request)
+        case .reverse: return try reverse(request)
+        case .events: return events()
+        case .sessions: return sessionList()
+        case .metrics: return metrics()
+        case .serverInfo, .playbackInfo, .scrub:
             // The reads the polling thread answers (`immediateResponse`) reach here only if it did not.
             return immediateResponse(to: request) ?? HTTPResponse.text("no endpoint \(request.path)\n", status: 404)
         }
@@ -98,7 +91,7 @@ struct ReceiverResponder: HTTPResponder {
         guard PlayRequest.form(of: request.body, contentType: request.headers["Content-Type"]) == .json else {
             return HTTPResponse(status: 200)
         }
-        return json(["sessionID": session.id, "profile": session.profile.name, "receiver": core.configuration.name])
+        return json(StartedSession(sessionID: session.id, profile: session.profile.name, receiver: core.configuration.name))
     }
 
     /// A command to the session playing; a refusal by a restriction is a 403 naming it and the event.
@@ -111,7 +104,7 @@ struct ReceiverResponder: HTTPResponder {
             guard refusal.restriction != nil else { throw ProtocolError(refusal.reason ?? "the command was refused") }
             let error = SenderEvent.refusal(refusal)
             var headers: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
-            if let restriction = refusal.restriction { headers.set("X-Airlab-Restriction", restriction) }
+            if let restriction = refusal.restriction { headers.set("X-Airlab-Restriction", restriction.rawValue) }
             if let eventID = refusal.eventID { headers.set("X-Airlab-Event", eventID) }
             return HTTPResponse(status: error.status, headers: headers, body: Data((error.reason + "\n").utf8))
         }
@@ -155,31 +148,31 @@ struct ReceiverResponder: HTTPResponder {
         } catch {
             throw ProtocolError(status: 422, "\(name): \(error.reason)")
         }
-        return plist(["errorCode": 0])
+        return plist(PropertyAnswer<JSONValue>(value: nil))
     }
 
     private func getProperty(_ request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
         let name = try propertyName(request)
         let wantsJSON = request.headers["Accept"]?.contains("application/json") == true
-        let value: Any
+        let body: (data: Data, contentType: String)
         switch name {
         case "interstitialEvents":
-            value = core.active.map { PropertyResponse.interstitialEvents($0.engineNow.plan) } ?? []
+            let value = core.active.map { PropertyResponse.interstitialEvents($0.engineNow.plan) } ?? []
+            body = PropertyResponse.body(value, json: wantsJSON)
         case "playbackAccessLog", "playbackErrorLog":
             // The session playing, else the last one played: a sender reads the logs after the end too.
             let latest = core.current.map { (id: $0.id, startedAt: $0.startedAt, report: $0.report) }
                 ?? core.store.entries.last.flatMap { entry in core.store.report(id: entry.id).map { (id: entry.id, startedAt: entry.startedAt, report: $0) } }
-            guard let latest else {
-                value = [[String: Any]]()
-                break
+            if name == "playbackAccessLog" {
+                let log = latest.map { PlaybackLogs.accessLog($0.report, sessionID: $0.id, startedAt: $0.startedAt) } ?? []
+                body = PropertyResponse.body(log, json: wantsJSON)
+            } else {
+                let log = latest.map { PlaybackLogs.errorLog($0.report, sessionID: $0.id, startedAt: $0.startedAt) } ?? []
+                body = PropertyResponse.body(log, json: wantsJSON)
             }
-            value = name == "playbackAccessLog"
-                ? PlaybackLogs.accessLog(latest.report, sessionID: latest.id, startedAt: latest.startedAt)
-                : PlaybackLogs.errorLog(latest.report, sessionID: latest.id, startedAt: latest.startedAt)
         default:
             throw ProtocolError("getProperty knows interstitialEvents, playbackAccessLog and playbackErrorLog, not '\(name)'")
         }
-        let body = PropertyResponse.body(value, json: wantsJSON)
         return HTTPResponse(status: 200, headers: ["Content-Type": body.contentType], body: body.data)
     }
 
@@ -235,22 +228,17 @@ struct ReceiverResponder: HTTPResponder {
     // MARK: - Reports and metrics
 
     private func sessionList() -> HTTPResponse {
-        let dates = ISO8601DateFormatter()
-        var list: [[String: Any]] = core.store.entries.map { entry in
-            var item: [String: Any] = [
-                "id": entry.id, "profile": entry.profile, "playlist": entry.playlist, "active": false, "state": "ended",
-                "startedAt": dates.string(from: entry.startedAt),
-            ]
-            if let reason = entry.endReason { item["endReason"] = reason }
-            return item
+        var list = core.store.entries.map { entry in
+            SessionSummary(
+                id: entry.id, profile: entry.profile, playlist: entry.playlist, active: false, state: .ended, startedAt: entry.startedAt,
+                endReason: entry.endReason)
         }
         if let session = core.active {
-            list.append([
-                "id": session.id, "profile": session.profile.name, "playlist": session.playlist, "active": true,
-                "state": session.engineNow.state.rawValue, "startedAt": dates.string(from: session.startedAt),
-            ])
+            list.append(SessionSummary(
+                id: session.id, profile: session.profile.name, playlist: session.playlist, active: true, state: session.engineNow.state,
+                startedAt: session.startedAt))
         }
-        return json(["sessions": list])
+        return json(SessionList(sessions: list))
     }
 
     private func sessionReport(_ rest: String) throws(ProtocolError) -> HTTPResponse {
@@ -270,8 +258,7 @@ struct ReceiverResponder: HTTPResponder {
             guard parts[1] == "timeline.svg" else { throw ProtocolError(status: 404, "sessions have /timeline.svg, not /\(parts[1])") }
             return .text(TimelineSVG.document([report]), contentType: "image/svg+xml")
         }
-        let data = (try? SessionStore.encoder.encode(report)) ?? Data("{}".utf8)
-        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: data)
+        return json(report)
     }
 
     private func metrics() -> HTTPResponse {
@@ -284,13 +271,11 @@ struct ReceiverResponder: HTTPResponder {
 
     // MARK: - Bodies
 
-    private func json(_ object: [String: Any]) -> HTTPResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: data)
+    private func json(_ value: some Encodable) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: WireJSON.data(value))
     }
 
-    private func plist(_ object: [String: Any]) -> HTTPResponse {
-        let data = (try? PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0)) ?? Data()
-        return HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: data)
+    private func plist(_ value: some Encodable) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: (try? XMLPropertyList(encoding: value).document()) ?? Data())
     }
 }

@@ -84,62 +84,46 @@ public struct PlayRequest: Sendable {
     }
 
     private static func fromPlist(_ body: Data) throws(ProtocolError) -> PlayRequest {
-        guard let object = try? PropertyListSerialization.propertyList(from: body, format: nil),
-            let plist = object as? [String: Any]
-        else {
+        let plist: LegacyPlayBody
+        do {
+            plist = try PropertyListDecoder().decode(LegacyPlayBody.self, from: body)
+        } catch let error as WireFieldError {
+            throw ProtocolError("\(error.key) in the /play property list is not \(error.expected)")
+        } catch {
             throw ProtocolError("the /play body is not a property list dictionary")
         }
-        func value(_ key: String) throws(ProtocolError) -> Double? {
-            switch plist[key] {
-            case nil: return nil
-            case let number as NSNumber: return number.doubleValue
-            case let text as String: return try number(text, key)
-            default: throw ProtocolError("\(key) in the /play property list is not a number")
-            }
-        }
         return try make(
-            location: plist["Content-Location"] as? String, fraction: value("Start-Position"), seconds: value("Start-Position-Seconds"),
-            sessionID: plist["uuid"] as? String ?? plist["X-Apple-Session-ID"] as? String)
+            location: plist.contentLocation, fraction: plist.startPosition?.value(named: "Start-Position"),
+            seconds: plist.startPositionSeconds?.value(named: "Start-Position-Seconds"), sessionID: plist.uuid ?? plist.sessionID)
     }
 
     private static func fromJSON(_ body: Data) throws(ProtocolError) -> PlayRequest {
-        guard let object = try? JSONSerialization.jsonObject(with: body), let json = object as? [String: Any] else {
+        let order: PlayOrder
+        do {
+            order = try WireJSON.decoder.decode(PlayOrder.self, from: body)
+        } catch let error as WireFieldError {
+            throw ProtocolError("\(error.key) in the /play JSON is not \(error.expected)")
+        } catch {
             throw ProtocolError("the /play body is not a JSON object")
         }
-        let start: Double?
-        switch json["start"] {
-        case nil, is NSNull: start = nil
-        case let number as NSNumber: start = number.doubleValue
-        default: throw ProtocolError("start in the /play JSON is not a number of seconds")
-        }
-        var request = try make(location: json["url"] as? String, fraction: nil, seconds: start, sessionID: json["sessionID"] as? String)
-        if let events = json["interstitialEvents"] {
-            guard JSONSerialization.isValidJSONObject(events), let data = try? JSONSerialization.data(withJSONObject: events) else {
-                throw ProtocolError("interstitialEvents in the /play JSON is not an array of events")
-            }
+        var request = try make(location: order.url, fraction: nil, seconds: order.start, sessionID: order.sessionID)
+        if let events = order.interstitialEvents {
             do throws(ClientEvents.Failure) {
-                request.clientEvents = try ClientEvents(parsing: data)
+                request.clientEvents = try ClientEvents(events)
             } catch {
                 throw ProtocolError("interstitialEvents \(error)")
             }
         }
-        if let automatic = json["automaticallyHandlesInterstitialEvents"] as? Bool { request.automaticallyHandlesInterstitialEvents = automatic }
-        if let detached = json["detached"] as? Bool { request.detached = detached }
-        request.preferredLanguage = json["audioLanguage"] as? String
-        switch json["seed"] {
-        case nil, is NSNull: break
-        case let number as NSNumber where number.doubleValue >= 0 && number.doubleValue.rounded() == number.doubleValue:
-            request.seed = number.uint64Value
-        default: throw ProtocolError("seed in the /play JSON is not a whole number from 0")
-        }
-        if let text = json["script"] as? String {
+        request.automaticallyHandlesInterstitialEvents = order.automaticallyHandlesInterstitialEvents
+        request.detached = order.detached
+        request.preferredLanguage = order.audioLanguage
+        request.seed = order.seed
+        if let text = order.script {
             do throws(SenderScript.SyntaxError) {
                 request.script = try SenderScript(parsing: text)
             } catch {
                 throw ProtocolError("script in the /play JSON: \(error)")
             }
-        } else if json["script"] != nil, !(json["script"] is NSNull) {
-            throw ProtocolError("script in the /play JSON is not text such as \"at 3 seek 40; at 12 pause\"")
         }
         return request
     }
@@ -172,5 +156,48 @@ public struct PlayRequest: Sendable {
 
     init(contentLocation: String) {
         self.contentLocation = contentLocation
+    }
+}
+
+/// The property list legacy senders `/play` with: the text/parameters keys, numbers as numbers or text.
+struct LegacyPlayBody: Decodable {
+    /// A plist number, or text holding one (some senders write `<string>0.5</string>`).
+    struct Number: Decodable {
+        var number: Double?
+        var text: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let number = try? container.decode(Double.self) {
+                self.number = number
+            } else {
+                text = try container.decode(String.self)
+            }
+        }
+
+        func value(named name: String) throws(ProtocolError) -> Double {
+            if let number { return number }
+            return try PlayRequest.number(text ?? "", name)
+        }
+    }
+
+    var contentLocation: String?
+    var startPosition: Number?
+    var startPositionSeconds: Number?
+    var uuid: String?
+    var sessionID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case contentLocation = "Content-Location", startPosition = "Start-Position", startPositionSeconds = "Start-Position-Seconds"
+        case uuid, sessionID = "X-Apple-Session-ID"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        contentLocation = try container.wireField(.contentLocation, expected: "the playlist's URL as text")
+        startPosition = try container.wireField(.startPosition, expected: "a number")
+        startPositionSeconds = try container.wireField(.startPositionSeconds, expected: "a number")
+        uuid = try container.wireField(.uuid, expected: "text")
+        sessionID = try container.wireField(.sessionID, expected: "text")
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// `duration` is present exactly while a session plays: senders learn from its appearance that
 /// playback started, and from its absence that it ended.
-public struct PlaybackInfo: Sendable, Equatable {
+public struct PlaybackInfo: Sendable, Equatable, Codable {
     public var duration: Double?
     public var position: Double
     public var rate: Double
@@ -49,26 +49,66 @@ public struct PlaybackInfo: Sendable, Equatable {
         }
     }
 
-    /// The XML property list senders parse; written directly (see `XMLPropertyList`) because senders
-    /// poll it several times a second.
+    /// The XML property list senders parse. Senders poll it several times a second, so its value is
+    /// built directly rather than through an `Encoder` (a third of the time of an answer went there),
+    /// and written directly (see `XMLPropertyList`); `Encodable` writes the same value.
     public func propertyList() -> Data {
+        propertyListValue.document()
+    }
+
+    /// The keys senders read, with the buffer flags AVPlayerItem derives from the two it keeps.
+    var propertyListValue: XMLPropertyList {
         var dictionary: [String: XMLPropertyList] = [
-            "position": .real(position), "rate": .real(rate), "readyToPlay": .boolean(readyToPlay),
-            "playbackBufferEmpty": .boolean(bufferEmpty), "playbackBufferFull": .boolean(!bufferEmpty && readyToPlay),
-            "playbackLikelyToKeepUp": .boolean(readyToPlay && !bufferEmpty),
-            "loadedTimeRanges": .array(loaded.map { [Self.range($0)] } ?? []),
-            "seekableTimeRanges": .array(seekable.map { [Self.range($0)] } ?? []),
+            CodingKeys.position.stringValue: .real(position), CodingKeys.rate.stringValue: .real(rate),
+            CodingKeys.readyToPlay.stringValue: .boolean(readyToPlay), CodingKeys.playbackBufferEmpty.stringValue: .boolean(bufferEmpty),
+            CodingKeys.playbackBufferFull.stringValue: .boolean(!bufferEmpty && readyToPlay),
+            CodingKeys.playbackLikelyToKeepUp.stringValue: .boolean(readyToPlay && !bufferEmpty),
+            CodingKeys.loadedTimeRanges.stringValue: .array(loaded.map { [Self.timeRange($0)] } ?? []),
+            CodingKeys.seekableTimeRanges.stringValue: .array(seekable.map { [Self.timeRange($0)] } ?? []),
         ]
-        if let duration { dictionary["duration"] = .real(duration) }
-        return XMLPropertyList.dictionary(dictionary).document()
+        if let duration { dictionary[CodingKeys.duration.stringValue] = .real(duration) }
+        return .dictionary(dictionary)
+    }
+
+    /// A range of `loadedTimeRanges` and `seekableTimeRanges`, as AVPlayerItem gives them.
+    struct TimeRange: Decodable {
+        var start: Double
+        var duration: Double
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case duration, position, rate, readyToPlay, playbackBufferEmpty, playbackBufferFull, playbackLikelyToKeepUp
+        case loadedTimeRanges, seekableTimeRanges
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try propertyListValue.encode(to: encoder)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        duration = try container.decodeIfPresent(Double.self, forKey: .duration)
+        position = try container.decode(Double.self, forKey: .position)
+        rate = try container.decode(Double.self, forKey: .rate)
+        readyToPlay = try container.decode(Bool.self, forKey: .readyToPlay)
+        bufferEmpty = try container.decode(Bool.self, forKey: .playbackBufferEmpty)
+        loaded = try container.decodeIfPresent([TimeRange].self, forKey: .loadedTimeRanges)?.first.flatMap(Self.closedRange)
+        seekable = try container.decodeIfPresent([TimeRange].self, forKey: .seekableTimeRanges)?.first.flatMap(Self.closedRange)
+    }
+
+    private static func timeRange(_ range: ClosedRange<Double>) -> XMLPropertyList {
+        .dictionary(["start": .real(range.lowerBound), "duration": .real(range.upperBound - range.lowerBound)])
+    }
+
+    /// nil for a range that is no range (a negative or non-finite duration).
+    private static func closedRange(_ range: TimeRange) -> ClosedRange<Double>? {
+        let end = range.start + range.duration
+        guard range.start.isFinite, end.isFinite, range.duration >= 0 else { return nil }
+        return range.start...end
     }
 
     /// `GET /scrub`'s text answer.
     public func scrubText() -> String {
-        "duration: \(String(format: "%.6f", duration ?? 0))\nposition: \(String(format: "%.6f", position))\n"
-    }
-
-    private static func range(_ range: ClosedRange<Double>) -> XMLPropertyList {
-        .dictionary(["start": .real(range.lowerBound), "duration": .real(range.upperBound - range.lowerBound)])
+        PlaybackProgress(duration: duration ?? 0, position: position).scrubText
     }
 }

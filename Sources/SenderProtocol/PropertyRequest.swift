@@ -6,44 +6,55 @@ import Foundation
 public enum PropertyRequest {
     /// `setProperty?interstitialEvents`: an array of events in AVPlayerInterstitialEvent's shape.
     public static func interstitialEvents(body: Data, contentType: String?) throws(ProtocolError) -> ClientEvents {
-        let value = try self.value(body: body, contentType: contentType, name: "interstitialEvents")
-        guard let json = try? JSONSerialization.data(withJSONObject: PropertyListValue.jsonCompatible(value)) else {
-            throw ProtocolError("interstitialEvents is not an array of events")
-        }
+        let value = try self.value(body: body, contentType: contentType, name: "interstitialEvents").value
         do throws(ClientEvents.Failure) {
-            return try ClientEvents(parsing: json)
+            return try ClientEvents(value)
         } catch {
             throw ProtocolError("interstitialEvents \(error)")
         }
     }
 
-    /// `setProperty?automaticallyHandlesInterstitialEvents`: true or false.
+    /// `setProperty?automaticallyHandlesInterstitialEvents`: true or false. JSON is read with its
+    /// types, so `1` is refused; a property list may also say `<integer>1</integer>` or 0, as legacy
+    /// senders write booleans there.
     public static func flag(body: Data, contentType: String?, name: String) throws(ProtocolError) -> Bool {
-        let value = try self.value(body: body, contentType: contentType, name: name)
-        // NSNumber bridges booleans and numbers alike; 0 and 1 are what some senders write.
-        guard let number = value as? NSNumber, number == 0 || number == 1 else {
-            throw ProtocolError("\(name) must be true or false")
+        let read = try value(body: body, contentType: contentType, name: name)
+        switch read.value {
+        case .bool(let flag): return flag
+        case .number(let number) where read.isPropertyList && (number == 0 || number == 1): return number == 1
+        default: throw ProtocolError("\(name) must be true or false")
         }
-        return number.boolValue
     }
 
     /// The property's value: the `value` member of a dictionary, or the document itself.
-    private static func value(body: Data, contentType: String?, name: String) throws(ProtocolError) -> Any {
+    private static func value(body: Data, contentType: String?, name: String) throws(ProtocolError) -> (value: JSONValue, isPropertyList: Bool) {
         guard !body.isEmpty else { throw ProtocolError("setProperty?\(name) has no body") }
-        let document: Any
         switch PlayRequest.form(of: body, contentType: contentType) {
         case .plist:
-            guard let plist = try? PropertyListSerialization.propertyList(from: body, format: nil) else {
+            guard let document = try? PropertyListDecoder().decode(PropertyBody.self, from: body) else {
                 throw ProtocolError("the setProperty?\(name) body is not a property list")
             }
-            document = plist
+            return (document.value, true)
         case .json, .parameters:
-            guard let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
+            guard let document = try? WireJSON.decoder.decode(PropertyBody.self, from: body) else {
                 throw ProtocolError("the setProperty?\(name) body is neither a property list nor JSON")
             }
-            document = json
+            return (document.value, false)
         }
-        if let dictionary = document as? [String: Any], let value = dictionary["value"] { return value }
-        return document
+    }
+}
+
+/// A `setProperty` body: `{"value": V}`, or V itself.
+struct PropertyBody: Decodable {
+    var value: JSONValue
+
+    enum CodingKeys: String, CodingKey { case value }
+
+    init(from decoder: any Decoder) throws {
+        if let container = try? decoder.container(keyedBy: CodingKeys.self), container.contains(.value) {
+            value = try container.decode(JSONValue.self, forKey: .value)
+        } else {
+            value = try decoder.singleValueContainer().decode(JSONValue.self)
+        }
     }
 }

@@ -47,12 +47,10 @@ public struct ReceiverIdentity: Sendable, Equatable {
         return record
     }
 
-    /// `GET /server-info`'s property list, written directly like `/playback-info`'s: senders poll it too.
-    public func serverInfo() -> Data {
-        XMLPropertyList.dictionary([
-            "deviceid": .string(deviceID), "features": .integer(Int64(Self.features)), "model": .string(model), "name": .string(name),
-            "protovers": .string(Self.protocolVersion), "srcvers": .string(Self.sourceVersion), "vv": .integer(2),
-            "airlab.profile": .string(profile),
-        ]).document()
+    /// `GET /server-info`'s answer.
+    public var serverInfo: ServerInfo {
+        ServerInfo(
+            deviceID: deviceID, features: Self.features, model: model, name: name, protocolVersion: Self.protocolVersion,
+            sourceVersion: Self.sourceVersion, vv: 2, profile: profile)
     }
 }

@@ -6,11 +6,13 @@ import Foundation
 /// with a retain and a release per byte: four fifths of a `/playback-info` answer went there, on the
 /// server's polling thread. These answers are small and plain, so they are written directly; anything
 /// PropertyListSerialization reads parses them to the same values.
-public indirect enum XMLPropertyList: Sendable, Equatable {
+public indirect enum XMLPropertyList: Sendable, Equatable, Encodable {
     case string(String)
     case real(Double)
     case integer(Int64)
     case boolean(Bool)
+    /// Written in UTC to the second, as Apple's XML property lists write dates.
+    case date(Date)
     case array([XMLPropertyList])
     /// Written with its keys sorted, as PropertyListSerialization writes a dictionary.
     case dictionary([String: XMLPropertyList])
@@ -41,6 +43,8 @@ public indirect enum XMLPropertyList: Sendable, Equatable {
             text += "<integer>\(value)</integer>\n"
         case .boolean(let value):
             text += value ? "<true/>\n" : "<false/>\n"
+        case .date(let value):
+            text += "<date>\(value.formatted(.iso8601))</date>\n"
         case .array(let values):
             guard !values.isEmpty else {
                 text += "<array/>\n"
@@ -87,5 +91,35 @@ public indirect enum XMLPropertyList: Sendable, Equatable {
             }
         }
         return result
+    }
+
+    /// As the value it stands for (a dictionary as an object, a date as a date), so a type whose
+    /// property list is built directly encodes to JSON too.
+    public func encode(to encoder: any Encoder) throws {
+        func single(_ value: some Encodable) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        }
+        switch self {
+        case .string(let value): try single(value)
+        case .real(let value): try single(value)
+        case .integer(let value): try single(value)
+        case .boolean(let value): try single(value)
+        case .date(let value): try single(value)
+        case .array(let values):
+            var container = encoder.unkeyedContainer()
+            for value in values { try container.encode(value) }
+        case .dictionary(let entries):
+            var container = encoder.container(keyedBy: Key.self)
+            for (key, value) in entries { try container.encode(value, forKey: Key(key)) }
+        }
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ stringValue: String) { self.stringValue = stringValue }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }

@@ -3,6 +3,7 @@ import Emulation
 import Foundation
 import Lab
 import Reports
+import SenderProtocol
 
 /// `airlab cast PLAYLIST --to NAME|HOST:PORT …`: plays a playlist on one receiver and follows it.
 enum CastCommand {
@@ -119,7 +120,7 @@ enum CastCommand {
     }
 
     /// The events file, checked here so that a mistake is reported against the file, not by the receiver.
-    static func readEvents(_ path: String?) throws(CommandFailure) -> Data? {
+    static func readEvents(_ path: String?) throws(CommandFailure) -> JSONValue? {
         guard let path else { return nil }
         let data: Data
         do {
@@ -132,7 +133,8 @@ enum CastCommand {
         } catch {
             throw .other("\(path): \(error)")
         }
-        return data
+        // Valid events are valid JSON: the document is sent as read.
+        return try? JSONDecoder().decode(JSONValue.self, from: data)
     }
 
     static func encode<Value: Encodable>(_ value: Value) -> String {

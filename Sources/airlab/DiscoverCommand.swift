@@ -53,19 +53,47 @@ enum DiscoverCommand {
         }.joined(separator: "\n") + "\n"
     }
 
-    static func json(_ receivers: [Receiver]) -> String {
-        let list: [[String: Any]] = receivers.map { receiver in
-            var entry: [String: Any] = [
-                "address": receiver.address.host, "port": Int(receiver.address.port), "airlab": receiver.isAirlab,
-            ]
-            entry["name"] = receiver.name
-            entry["model"] = receiver.model
-            entry["deviceid"] = receiver.deviceID
-            entry["profile"] = receiver.profile
-            return entry
+    /// A receiver in `discover --json` and `status --json`. Absent values are absent keys.
+    struct ReceiverEntry: Encodable {
+        /// What `status --json` adds: the session playing.
+        struct Session: Encodable {
+            var id: String
+            var state: String?
+            var playlist: String?
+            var position: Double?
+            var duration: Double?
         }
-        let data = (try? JSONSerialization.data(
-            withJSONObject: ["receivers": list], options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+
+        var address: String
+        var port: Int
+        /// `discover` only: whether the TXT record names an airlab profile.
+        var airlab: Bool?
+        var name: String?
+        var model: String?
+        var deviceid: String?
+        var profile: String?
+        var session: Session?
+
+        init(_ receiver: Receiver, airlab: Bool? = nil, name: String?, model: String?, deviceid: String?, profile: String?) {
+            address = receiver.address.host
+            port = Int(receiver.address.port)
+            self.airlab = airlab
+            self.name = name
+            self.model = model
+            self.deviceid = deviceid
+            self.profile = profile
+        }
+    }
+
+    /// `discover --json`: `{"receivers": [...]}`.
+    struct Listing: Encodable {
+        var receivers: [ReceiverEntry]
+    }
+
+    static func json(_ receivers: [Receiver]) -> String {
+        let listing = Listing(receivers: receivers.map {
+            ReceiverEntry($0, airlab: $0.isAirlab, name: $0.name, model: $0.model, deviceid: $0.deviceID, profile: $0.profile)
+        })
+        return CastCommand.encode(listing) + "\n"
     }
 }

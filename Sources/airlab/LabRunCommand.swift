@@ -3,6 +3,7 @@ import Casting
 import Emulation
 import Foundation
 import Lab
+import SenderProtocol
 import Reports
 
 /// `airlab lab run PLAYLIST …`: one playlist on a fleet of receivers at once, with reports.

@@ -1,6 +1,7 @@
 import Arguments
 import Foundation
 import Lab
+import SenderProtocol
 
 /// `airlab status --to …`: who the receiver is and what it plays.
 enum StatusCommand {
@@ -38,7 +39,7 @@ enum StatusCommand {
         named.name = named.name ?? info.name
         var lines = [named.label + (info.profile.map { ", profile \($0)" } ?? "") + (info.model.map { ", model \($0)" } ?? "")]
         if let current {
-            var line = "session \(current.id): \(current.state ?? "playing")"
+            var line = "session \(current.id): \(current.state?.name ?? "playing")"
             if let position = progress?.position {
                 line += ", position \(String(format: "%.1f", position))" + (progress?.duration.map { String(format: " of %.1f", $0) } ?? "") + " s"
             }
@@ -50,21 +51,13 @@ enum StatusCommand {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// `status --json`: the receiver, and the session it plays if any.
     static func json(_ receiver: Receiver, _ info: ServerInfo, _ current: SessionSummary?, _ progress: PlaybackProgress?, last: SessionSummary?) -> String {
-        var object: [String: Any] = ["address": receiver.address.host, "port": Int(receiver.address.port)]
-        object["name"] = receiver.name ?? info.name
-        object["profile"] = info.profile
-        object["model"] = info.model
-        object["deviceid"] = info.deviceID
-        if let current {
-            var session: [String: Any] = ["id": current.id]
-            session["state"] = current.state
-            session["playlist"] = current.playlist
-            session["position"] = progress?.position
-            session["duration"] = progress?.duration
-            object["session"] = session
+        var status = DiscoverCommand.ReceiverEntry(
+            receiver, name: receiver.name ?? info.name, model: info.model, deviceid: info.deviceID, profile: info.profile)
+        status.session = current.map {
+            .init(id: $0.id, state: $0.state?.name, playlist: $0.playlist, position: progress?.position, duration: progress?.duration)
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return CastCommand.encode(status) + "\n"
     }
 }

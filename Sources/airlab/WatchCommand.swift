@@ -1,6 +1,7 @@
 import Arguments
 import Foundation
 import Lab
+import SenderProtocol
 
 /// `airlab watch --to … [--json] [--until-end]`: the receiver's events as they happen.
 enum WatchCommand {
@@ -62,18 +63,18 @@ enum WatchCommand {
     }
 
     /// `12.345 s  session 3F2A  interstitial-started  'ad-1'  at 4.0 s  (reason)`.
-    static func line(for event: ReceiverEvent) -> String {
+    static func line(for event: SessionEvent) -> String {
         var parts: [String] = []
         parts.append(event.time.map { String(format: "%8.3f s", $0) } ?? "       - s")
         if let session = event.session { parts.append("session \(session)") }
-        parts.append(event.kind)
-        if let state = event.state, event.knownKind == .stateChanged { parts.append(state) }
+        parts.append(event.kind.name)
+        if let state = event.state, event.knownKind == .stateChanged { parts.append(state.name) }
         if let eventID = event.eventID { parts.append("'\(eventID)'" + (event.assetIndex.map { " asset \($0 + 1)" } ?? "")) }
         if let position = event.position { parts.append(String(format: "at %.1f s", position)) }
         if let rate = event.rate, event.knownKind == .rateChanged { parts.append("rate \(PlainNumber.text(rate))") }
         if let transition = event.transition { parts.append("switch \(Int(transition.totalMilliseconds.rounded())) ms") }
         if let command = event.command { parts.append("command \(command)") }
-        if let restriction = event.restriction { parts.append("restriction \(restriction)") }
+        if let restriction = event.restriction { parts.append("restriction \(restriction.name)") }
         if let reason = event.reason { parts.append("(\(reason))") }
         return parts.joined(separator: "  ")
     }

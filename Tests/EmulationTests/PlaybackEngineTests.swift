@@ -164,7 +164,7 @@ struct PlaybackEngineTests {
         let refusal = try #require(report.refusals.first)
         #expect(refusal.command == "seek 50" && refusal.restriction == "SKIP" && refusal.eventID == "ad")
         #expect(refusal.time == 25)
-        #expect(report.events.contains { $0.kind == .commandRefused && $0.restriction == "SKIP" })
+        #expect(report.events.contains { $0.kind == .commandRefused && $0.restriction == .skip })
     }
 
     @Test("SKIP refuses rates above 1 but allows pausing and slower rates")

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import SenderProtocol
 import Testing
 @testable import Lab
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import SenderProtocol
 import TestSupport
 @testable import Lab
 

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import SenderProtocol
 @testable import HTTP
 import Synchronization
 @testable import Lab
@@ -122,17 +123,16 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
         case ("GET", "/scrub"):
             return .text("duration: 30.000000\nposition: 1.000000\n", contentType: "text/parameters")
         case ("GET", "/server-info"):
-            let plist: [String: Any] = ["name": name, "model": "AirLab1,1", "deviceid": "02:00:00:00:00:01", "airlab.profile": profile]
-            return HTTPResponse(body: try! PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0))
+            return HTTPResponse(body: ServerInfo(deviceID: "02:00:00:00:00:01", model: "AirLab1,1", name: name, profile: profile).propertyList())
         case ("GET", "/sessions"):
             let list = state.withLock { state in
-                state.sessions.map { session -> [String: Any] in
-                    var item: [String: Any] = ["id": session.id, "profile": profile, "playlist": "show.m3u8", "active": session.active, "state": session.active ? "playing-primary" : "ended"]
-                    if let reason = session.report.endReason { item["endReason"] = reason }
-                    return item
+                state.sessions.map { session in
+                    SessionSummary(
+                        id: session.id, profile: profile, playlist: "show.m3u8", active: session.active,
+                        state: session.active ? .playingPrimary : .ended, startedAt: nil, endReason: session.report.endReason)
                 }
             }
-            return HTTPResponse(body: try! JSONSerialization.data(withJSONObject: ["sessions": list]))
+            return HTTPResponse(body: WireJSON.data(SessionList(sessions: list)))
         case ("GET", _) where request.path.hasPrefix("/sessions/"):
             let id = String(request.path.dropFirst("/sessions/".count))
             guard let session = state.withLock({ $0.sessions.first { $0.id == id } }) else { return .text("no session '\(id)'\n", status: 404) }
@@ -176,7 +176,7 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
         if case .refuses(let status, let message) = behaviour {
             return .text(message + "\n", status: status)
         }
-        let detached = (try? JSONSerialization.jsonObject(with: request.body) as? [String: Any])?["detached"] as? Bool ?? false
+        let detached = (try? WireJSON.decoder.decode(PlayOrder.self, from: request.body))?.detached ?? false
         let id = UUID().uuidString.lowercased()
         var session = Session(id: id, attachedTo: detached ? nil : request.connection, report: script, active: true)
         session.report.endReason = nil
@@ -225,8 +225,6 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
     }
 
     static func json(_ event: PlaybackEvent, session: String?) -> String {
-        var object = (try? JSONSerialization.jsonObject(with: JSONEncoder().encode(event)) as? [String: Any]) ?? [:]
-        object["session"] = session
-        return String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+        SenderEvent.serverSentEvent(event, sessionID: session).data
     }
 }

@@ -2,6 +2,7 @@ import Casting
 import Emulation
 import Foundation
 import Reports
+import SenderProtocol
 import Testing
 @testable import Lab
 

@@ -1,13 +1,14 @@
 import Emulation
+import SenderProtocol
 import Testing
 @testable import Lab
 
 @Suite("Progress displays")
 struct ProgressDisplayTests {
     /// The events of the fake's session as a receiver streams them.
-    func events() throws -> [ReceiverEvent] {
+    func events() throws -> [SessionEvent] {
         try FakeReceiver.simulatedSession(profile: "apple-tv-4k").events.map { event in
-            try ReceiverEvent(eventName: nil, data: FakeReceiver.json(event, session: "s1"))
+            try SessionEvent(eventName: nil, data: FakeReceiver.json(event, session: "s1"))
         }
     }
 

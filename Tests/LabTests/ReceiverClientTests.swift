@@ -1,4 +1,5 @@
 import Foundation
+import Emulation
 import HTTP
 import SenderProtocol
 import Testing
@@ -45,7 +46,7 @@ struct ReceiverClientTests {
         order.start = 12.5
         order.detached = true
         order.automaticallyHandlesInterstitialEvents = false
-        order.interstitialEvents = Data(#"[{"identifier": "ad-1", "restrictions": []}]"#.utf8)
+        order.interstitialEvents = try JSONDecoder().decode(JSONValue.self, from: Data(#"[{"identifier": "ad-1", "restrictions": []}]"#.utf8))
         order.audioLanguage = "fr"
         order.seed = UInt64.max
         order.script = "at 3 seek 40; at 12 pause"
@@ -65,12 +66,14 @@ struct ReceiverClientTests {
 
     @Test("Events read leniently: the event name stands in for a missing kind, and a malformed field is dropped")
     func lenientEvents() throws {
-        let event = try ReceiverEvent(eventName: "seeked", data: #"{"session": "s1", "time": "soon", "position": 40, "transition": 3}"#)
-        #expect(event.kind == "seeked" && event.knownKind == .seeked)
+        let event = try SessionEvent(eventName: "seeked", data: #"{"session": "s1", "time": "soon", "position": 40, "transition": 3}"#)
+        #expect(event.kind.name == "seeked" && event.knownKind == .seeked)
         #expect(event.session == "s1" && event.position == 40 && event.time == nil && event.transition == nil)
-        let unknown = try ReceiverEvent(eventName: nil, data: #"{"kind": "volume-changed", "volume": 0.5}"#)
-        #expect(unknown.kind == "volume-changed" && unknown.knownKind == nil)
-        #expect(throws: (any Error).self) { try ReceiverEvent(eventName: nil, data: "not json") }
+        let unknown = try SessionEvent(eventName: nil, data: #"{"kind": "volume-changed", "volume": 0.5, "state": "buffering"}"#)
+        #expect(unknown.kind.name == "volume-changed" && unknown.knownKind == nil)
+        #expect(unknown.state?.name == "buffering" && unknown.state?.known == nil)
+        #expect(throws: (any Error).self) { try SessionEvent(eventName: nil, data: "not json") }
+        #expect(throws: (any Error).self) { try SessionEvent(eventName: nil, data: #"{"session": "s1"}"#) }
     }
 
     @Test("GET /scrub's text gives the position and duration; a missing line is nil")

@@ -28,13 +28,21 @@ struct PropertyTests {
         #expect(first.merging(later).identifiers == ["b", "a"])
     }
 
-    @Test("Flags are true or false (or 1 and 0); anything else is a 400 naming the property", arguments: [
+    @Test("Flags are JSON true or false, or a plist boolean (or a plist integer 1 or 0, as legacy senders write); anything else is a 400 naming the property", arguments: [
         ("<plist><dict><key>value</key><false/></dict></plist>", false as Bool?),
-        ("true", true), ("{\"value\": 1}", true), ("\"yes\"", nil), ("{\"value\": 2}", nil), ("", nil),
+        ("<plist><dict><key>value</key><integer>1</integer></dict></plist>", true),
+        ("<plist><dict><key>value</key><integer>2</integer></dict></plist>", nil),
+        ("true", true), ("{\"value\": false}", false), ("{\"value\": 1}", nil), ("0", nil), ("\"yes\"", nil), ("{\"value\": 2}", nil), ("", nil),
     ])
     func flags(_ body: String, _ expected: Bool?) {
-        let result = try? PropertyRequest.flag(body: Data(body.utf8), contentType: nil, name: "automaticallyHandlesInterstitialEvents")
-        #expect(result == expected)
+        let name = "automaticallyHandlesInterstitialEvents"
+        do throws(ProtocolError) {
+            let result = try PropertyRequest.flag(body: Data(body.utf8), contentType: nil, name: name)
+            #expect(result == expected)
+        } catch {
+            #expect(expected == nil, "refused: \(error)")
+            #expect(error.status == 400 && error.reason.contains(name), "\(error)")
+        }
     }
 
     @Test("The effective schedule names restrictions the way AVFoundation does, and the plist answer wraps it in errorCode and value")
@@ -43,10 +51,13 @@ struct PropertyTests {
             PlannedBreak(eventID: "ad", position: 20, resumeOffset: 0, restrictions: [.skip, .jump], assets: [PlannedAsset(uri: "a.m3u8", duration: 5)]),
         ])
         let value = PropertyResponse.interstitialEvents(plan)
-        #expect(value.first?["restrictions"] as? [String] == ["constrainsSeekingForwardInPrimaryContent", "requiresPlaybackAtPreferredRateForAdvancement"])
         let body = PropertyResponse.body(value, json: false)
         #expect(body.contentType == "text/x-apple-plist+xml")
         let decoded = try #require(try PropertyListSerialization.propertyList(from: body.data, format: nil) as? [String: Any])
-        #expect(decoded["errorCode"] as? Int == 0 && (decoded["value"] as? [[String: Any]])?.first?["identifier"] as? String == "ad")
+        let first = try #require((decoded["value"] as? [[String: Any]])?.first)
+        #expect(decoded["errorCode"] as? Int == 0 && first["identifier"] as? String == "ad")
+        #expect(first["restrictions"] as? [String] == ["constrainsSeekingForwardInPrimaryContent", "requiresPlaybackAtPreferredRateForAdvancement"])
+        let json = try #require(try JSONSerialization.jsonObject(with: PropertyResponse.body(value, json: true).data) as? [[String: Any]])
+        #expect(json.first?["restrictions"] as? [String] == ["constrainsSeekingForwardInPrimaryContent", "requiresPlaybackAtPreferredRateForAdvancement"])
     }
 }

@@ -1,0 +1,96 @@
+import Emulation
+import Foundation
+
+/// airlab's JSON `/play` body: what a sender asks a receiver to play. The sender encodes it and the
+/// receiver decodes it (into a `PlayRequest`, with the legacy forms).
+///
+/// Members are read with their JSON types: `"detached": 1` is not true, and a member of the wrong type
+/// is refused naming it (`WireFieldError`). Members this side does not know are ignored.
+public struct PlayOrder: Sendable, Equatable, Codable {
+    /// The playlist URL as the receiver will fetch it.
+    public var url: String
+    /// Seconds on the primary timeline.
+    public var start: Double?
+    /// The session outlives the connection that sent `/play` (lab runs, `cast --detach`).
+    public var detached = false
+    /// False plays the content without the playlist's interstitials.
+    public var automaticallyHandlesInterstitialEvents = true
+    /// The sender's client-side events, in AVPlayerInterstitialEvent's shape (`ClientEvents` reads them).
+    public var interstitialEvents: JSONValue?
+    public var audioLanguage: String?
+    /// One seed, one timeline: a lab sends the same one to every receiver.
+    public var seed: UInt64?
+    /// A scripted sender the receiver plays on its own clock: `at 3 seek 40; at 12 pause`.
+    public var script: String?
+    /// The sender's session ID, when it names one in the body rather than in `X-Apple-Session-ID`.
+    public var sessionID: String?
+
+    public init(url: String) {
+        self.url = url
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case url, start, detached, automaticallyHandlesInterstitialEvents, interstitialEvents, audioLanguage, seed, script, sessionID
+
+        /// What the member must be, for the 400 that names it.
+        var expected: String {
+            switch self {
+            case .url: "the playlist's URL as text"
+            case .start: "a number of seconds"
+            case .detached, .automaticallyHandlesInterstitialEvents: "true or false"
+            case .interstitialEvents: "an array of events"
+            case .audioLanguage: "a language code as text"
+            case .seed: "a whole number from 0"
+            case .script: "text such as \"at 3 seek 40; at 12 pause\""
+            case .sessionID: "text"
+            }
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func field<Value: Decodable>(_ key: CodingKeys) throws -> Value? {
+            try container.wireField(key, expected: key.expected)
+        }
+        // An absent URL is the receiver's to refuse, with the same reason as a legacy body without one.
+        url = try field(.url) ?? ""
+        start = try field(.start)
+        detached = try field(.detached) ?? false
+        automaticallyHandlesInterstitialEvents = try field(.automaticallyHandlesInterstitialEvents) ?? true
+        interstitialEvents = try field(.interstitialEvents)
+        audioLanguage = try field(.audioLanguage)
+        seed = try field(.seed)
+        script = try field(.script)
+        sessionID = try field(.sessionID)
+    }
+
+    /// Defaults are left out, so the body says only what the sender asked for.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(url, forKey: .url)
+        try container.encodeIfPresent(start, forKey: .start)
+        if detached { try container.encode(true, forKey: .detached) }
+        if !automaticallyHandlesInterstitialEvents { try container.encode(false, forKey: .automaticallyHandlesInterstitialEvents) }
+        try container.encodeIfPresent(interstitialEvents, forKey: .interstitialEvents)
+        try container.encodeIfPresent(audioLanguage, forKey: .audioLanguage)
+        try container.encodeIfPresent(seed, forKey: .seed)
+        if let script, !script.isEmpty { try container.encode(script, forKey: .script) }
+        try container.encodeIfPresent(sessionID, forKey: .sessionID)
+    }
+
+    /// The JSON body.
+    public func jsonBody() -> Data { WireJSON.data(self) }
+}
+
+/// What `/play` answers a JSON cast: the session it started, and who plays it.
+public struct StartedSession: Sendable, Equatable, Codable {
+    public var sessionID: String
+    public var profile: String?
+    public var receiver: String?
+
+    public init(sessionID: String, profile: String? = nil, receiver: String? = nil) {
+        self.sessionID = sessionID
+        self.profile = profile
+        self.receiver = receiver
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+/// The sender protocol's routes (DESIGN.md §3): the receiver's table, the client's targets and the
+/// `route` label of `GET /metrics` come from here.
+public enum Route: String, CaseIterable, Sendable {
+    case serverInfo = "/server-info"
+    case play = "/play"
+    case scrub = "/scrub"
+    case rate = "/rate"
+    case stop = "/stop"
+    case playbackInfo = "/playback-info"
+    case setProperty = "/setProperty"
+    case getProperty = "/getProperty"
+    case reverse = "/reverse"
+    case events = "/events"
+    case sessions = "/sessions"
+    /// `/sessions/ID` and `/sessions/ID/timeline.svg`.
+    case session = "/sessions/{id}"
+    case metrics = "/metrics"
+
+    /// The methods the route takes; another is answered 405.
+    public var methods: Set<String> {
+        switch self {
+        case .serverInfo, .playbackInfo, .events, .sessions, .session, .metrics: ["GET"]
+        case .play, .rate, .stop, .reverse: ["POST"]
+        case .scrub: ["GET", "POST"]
+        case .setProperty: ["PUT", "POST"]
+        case .getProperty: ["POST", "GET"]
+        }
+    }
+
+    /// The label of its requests in `/metrics`: the path, with `{id}` for a session's.
+    public var label: String { rawValue }
+
+    /// The path of a request to it; `session` needs the session's ID.
+    public func path(session id: String? = nil) -> String {
+        guard self == .session else { return rawValue }
+        let escaped = id?.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id ?? ""
+        return "/sessions/" + escaped
+    }
+
+    /// The route a request path belongs to; nil for a path the protocol does not have.
+    public init?(path: String) {
+        if path.hasPrefix("/sessions/") {
+            self = .session
+        } else if let route = Route(rawValue: path), route != .session {
+            self = route
+        } else {
+            return nil
+        }
+    }
+
+    /// What `/metrics` counts a request to an unknown path as, so odd paths cannot grow its output.
+    public static let otherLabel = "other"
+}

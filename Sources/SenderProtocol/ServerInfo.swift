@@ -1,0 +1,58 @@
+import Foundation
+
+/// `GET /server-info`'s property list: who a receiver says it is. The receiver writes it from its
+/// `ReceiverIdentity`; a sender reads any receiver's, airlab's or not, so every member is optional and
+/// one of an unexpected type is left out.
+public struct ServerInfo: Sendable, Equatable, Codable {
+    public var deviceID: String?
+    public var features: UInt64?
+    public var model: String?
+    public var name: String?
+    public var protocolVersion: String?
+    public var sourceVersion: String?
+    public var vv: Int?
+    /// airlab's receivers only: the profile they emulate.
+    public var profile: String?
+
+    public init(
+        deviceID: String? = nil, features: UInt64? = nil, model: String? = nil, name: String? = nil, protocolVersion: String? = nil,
+        sourceVersion: String? = nil, vv: Int? = nil, profile: String? = nil
+    ) {
+        self.deviceID = deviceID
+        self.features = features
+        self.model = model
+        self.name = name
+        self.protocolVersion = protocolVersion
+        self.sourceVersion = sourceVersion
+        self.vv = vv
+        self.profile = profile
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case deviceID = "deviceid", features, model, name, protocolVersion = "protovers", sourceVersion = "srcvers", vv
+        case profile = "airlab.profile"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        deviceID = try? container.decodeIfPresent(String.self, forKey: .deviceID)
+        features = try? container.decodeIfPresent(UInt64.self, forKey: .features)
+        model = try? container.decodeIfPresent(String.self, forKey: .model)
+        name = try? container.decodeIfPresent(String.self, forKey: .name)
+        protocolVersion = try? container.decodeIfPresent(String.self, forKey: .protocolVersion)
+        sourceVersion = try? container.decodeIfPresent(String.self, forKey: .sourceVersion)
+        vv = try? container.decodeIfPresent(Int.self, forKey: .vv)
+        profile = try? container.decodeIfPresent(String.self, forKey: .profile)
+    }
+
+    /// The property list, written directly (see `XMLPropertyList`): senders poll it.
+    public func propertyList() -> Data {
+        (try? XMLPropertyList(encoding: self).document()) ?? Data()
+    }
+
+    /// Reads a receiver's answer; nil when it is not a property list dictionary.
+    public init?(propertyList data: Data) {
+        guard let info = try? PropertyListDecoder().decode(ServerInfo.self, from: data) else { return nil }
+        self = info
+    }
+}
