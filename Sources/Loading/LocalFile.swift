@@ -45,7 +45,8 @@ enum LocalFile {
 
         // For a whole file, one byte more than the size we saw tells us the file grew since `fstat`.
         let checksGrowth = range == nil && !truncated
-        var bytes = [UInt8](repeating: 0, count: wanted + (checksGrowth ? 1 : 0))
+        // Read straight into the Data that is returned: a segment is megabytes, and a copy costs.
+        var bytes = Data(count: wanted + (checksGrowth ? 1 : 0))
         var filled = 0
         while filled < bytes.count {
             let count = bytes.withUnsafeMutableBytes { buffer in
@@ -61,7 +62,8 @@ enum LocalFile {
         guard !checksGrowth || filled <= size else {
             throw failure(.unreadable("it grew while it was read"))
         }
-        return Transferred(data: Data(bytes[..<min(filled, wanted)]), finalURL: location.url, isTruncated: truncated)
+        bytes.count = min(filled, wanted)
+        return Transferred(data: bytes, finalURL: location.url, isTruncated: truncated)
     }
 }
 
