@@ -22,22 +22,28 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat libavcodec libavutil",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
-        /// Probing media with FFmpeg's libraries, and comparing primary and interstitial parameters.
-        .target(name: "Media", dependencies: ["HLS", "CFFmpeg"]),
+        /// What probing learns and how it is compared and reported: media parameters, codec strings,
+        /// dynamic range, comparisons, probe errors. Values only, no FFmpeg, so Emulation can use them.
+        .target(name: "MediaValues"),
+        /// Demuxing media bytes with FFmpeg's libraries (avio over memory only: FFmpeg opens no URL),
+        /// and the probe cache.
+        .target(name: "Media", dependencies: ["MediaValues", "CFFmpeg"]),
 
         // MARK: - Emulation
 
         /// Receiver profiles, the transition-latency model and the playback engine. Does no I/O of its own
         /// beyond reading profile files.
-        .target(name: "Emulation", dependencies: ["HLS", "Media"], resources: [.copy("Profiles")]),
+        .target(name: "Emulation", dependencies: ["HLS", "MediaValues"], resources: [.copy("Profiles")]),
 
         // MARK: - I/O and reports
 
-        /// Reads playlists and asset lists from files and http(s) URLs, with size caps, timeouts and
-        /// bounded redirects, and resolves interstitial durations from their assets.
+        /// Reads every byte airlab reads (playlists, asset lists, segments, init sections) from files and
+        /// http(s) URLs under one location rule, with size caps, timeouts, bounded redirects and byte
+        /// ranges, and resolves interstitial durations from their assets.
         .target(name: "Loading", dependencies: ["HLS"]),
-        /// Preparing a cast: reads the playlist and its assets, probes the media, plans one receiver's playback.
-        .target(name: "Casting", dependencies: ["HLS", "Loading", "Media", "Emulation"]),
+        /// Preparing a cast: reads the playlist and its assets, decides what to probe and probes it
+        /// (through Loading and Media), plans one receiver's playback.
+        .target(name: "Casting", dependencies: ["HLS", "Loading", "Media", "MediaValues", "Emulation"]),
         /// The sender protocol's messages: /play bodies in every form, query commands, playback info,
         /// identity and TXT record, and events for /reverse and /events. No I/O.
         .target(name: "SenderProtocol", dependencies: ["Emulation", "HLS"]),
@@ -86,11 +92,11 @@ let package = Package(
         // MARK: - Executables
 
         .executableTarget(
-            name: "airlab", dependencies: ["Arguments", "Inspection", "Loading", "Media", "Casting", "Reports", "Emulation", "Lab", "SenderProtocol"]),
+            name: "airlab", dependencies: ["Arguments", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Reports", "Emulation", "Lab", "SenderProtocol"]),
         /// The receiver daemon: arguments, signals, the fleet. Thin.
         .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Loading", "Casting", "Emulation", "Media", "HTTP"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
-        .executableTarget(name: "airlab-bench", dependencies: ["ChildProcess", "HLS", "Media", "Casting", "Emulation"]),
+        .executableTarget(name: "airlab-bench", dependencies: ["ChildProcess", "HLS", "Media", "MediaValues", "Casting", "Emulation"]),
 
         // MARK: - Fuzzing
 
@@ -108,11 +114,11 @@ let package = Package(
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
-        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "HLS", "Media"]),
+        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "HLS", "MediaValues"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Casting", "Emulation"]),
         .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "Emulation", "HLS"]),
-        .testTarget(name: "CastingTests", dependencies: ["Casting", "Emulation", "HLS", "Media", "TestSupport"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "TestSupport", "airlab"]),
+        .testTarget(name: "CastingTests", dependencies: ["Casting", "Emulation", "HLS", "Loading", "Media", "MediaValues", "TestSupport"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "MediaValues", "Casting", "TestSupport", "airlab"]),
         /// Runs a publisher in a process of its own, for the mDNS tests that need a fresh process.
         .executableTarget(name: "airlab-mdns-probe", dependencies: ["Discovery"], path: "Tests/MDNSProbe"),
         /// Also runs the real `airlab` and `airlabd` in a network namespace, so it needs both built.

@@ -3,6 +3,7 @@ import Foundation
 import HLS
 import Loading
 import Media
+import MediaValues
 
 /// One receiver's plan for a cast, and what went into it.
 public struct CastPlan: Sendable {
@@ -38,6 +39,8 @@ public struct CastPlanner: Sendable {
         let loaded: LoadedPlaylist
         do throws(LoadingError) {
             location = try ResourceLocation(argument: request.playlist)
+            // The top-level input: its caller decided whether it may be local (airlabd refuses a local
+            // cast without --allow-file-urls); everything it references follows `ResourceReferrer`.
             loaded = try await loader.loadPlaylist(location, allowingLocalFiles: true)
         } catch {
             throw CastError(input: request.playlist, reason: error.reason.description)
@@ -137,7 +140,7 @@ public struct CastPlanner: Sendable {
         let loaded: LoadedPlaylist
         do throws(LoadingError) {
             let location = try multivariant.resolving(variant.uri)
-            loaded = try await loader.loadPlaylist(location, allowingLocalFiles: multivariant.isLocal)
+            loaded = try await loader.loadPlaylist(location, referrer: .document(multivariant))
         } catch {
             throw CastError(input: request.playlist, reason: "variant \(variant.uri): \(error.reason)")
         }
@@ -173,9 +176,9 @@ public struct CastPlanner: Sendable {
                 media = variant.media
                 diagnostics += variant.diagnostics
             }
-            primary = try await probe(input, variant: chosen.index, as: cast.request.playlist)
+            primary = try await probe(primaryRequest(cast, input: input, variant: chosen.index), as: cast.request.playlist)
         } else {
-            primary = try await probe(input, variant: nil, as: cast.request.playlist)
+            primary = try await probe(primaryRequest(cast, input: input, variant: nil), as: cast.request.playlist)
         }
         if let failure = profile.decodingFailure(of: primary, startCodec: nil) {
             throw CastError(input: cast.request.playlist, reason: "the primary content cannot play on \(profile.name): \(failure)")
@@ -256,9 +259,17 @@ public struct CastPlanner: Sendable {
         return max(first.start, media.duration - 3 * (media.targetDuration ?? 6))
     }
 
-    private func probe(_ input: String, variant: Int?, as name: String) async throws(CastError) -> MediaParameters {
+    /// The probe of the cast's own playlist: its variant, and the audio rendition in the sender's
+    /// language. The playlist was read already under the location rule, so it may be local only if
+    /// it is; what it references follows the rule inside the probe.
+    private func primaryRequest(_ cast: PreparedCast, input: String, variant: Int?) -> ProbeRequest {
+        ProbeRequest(
+            input: input, variant: variant, preferredLanguage: cast.request.preferredLanguage, allowsLocalFiles: cast.location.isLocal)
+    }
+
+    private func probe(_ request: ProbeRequest, as name: String) async throws(CastError) -> MediaParameters {
         do {
-            return try await prober.parameters(for: input, variant: variant)
+            return try await prober.parameters(for: request)
         } catch {
             throw CastError(input: name, reason: "the primary media cannot be probed: \(Self.reason(error))")
         }
@@ -296,8 +307,11 @@ public struct CastPlanner: Sendable {
                             return AssetProbe(uri: uri, decodable: false, failure: error.description)
                         }
                     }
+                    // An asset may be a local file only when a local document named it (`ResolvedAsset`).
+                    let request = ProbeRequest(
+                        input: uri, variant: variant, preferredLanguage: language, allowsLocalFiles: asset.allowsLocalFiles)
                     do {
-                        return AssetProbe(uri: uri, parameters: try await prober.parameters(for: uri, variant: variant))
+                        return AssetProbe(uri: uri, parameters: try await prober.parameters(for: request))
                     } catch {
                         return AssetProbe(uri: uri, failure: Self.reason(error))
                     }

@@ -1,4 +1,4 @@
-import Media
+import MediaValues
 
 extension ReceiverProfile {
     /// Why this receiver cannot play probed media, or nil when it can.

@@ -1,5 +1,5 @@
 import Foundation
-import Media
+import MediaValues
 
 /// How long one receiver profile takes to switch between two pieces of media (DESIGN.md §6).
 ///

@@ -47,15 +47,11 @@ extension ReceiverProfile {
         guard let chosen = video == nil ? ordered.first : ordered.last else {
             throw NoPlayableVariant(profile: name, rejections: rejections)
         }
-        func rendition(_ type: RenditionType, _ group: String?) -> Rendition? {
-            guard let group else { return nil }
-            let candidates = playlist.renditions(ofType: type, group: group)
-            return candidates.first { preferredLanguage != nil && $0.language == preferredLanguage }
-                ?? candidates.first { $0.isDefault } ?? candidates.first
-        }
         return VariantSelection(
             variant: chosen.variant, index: chosen.index,
-            audio: rendition(.audio, chosen.variant.audioGroup), subtitles: rendition(.subtitles, chosen.variant.subtitlesGroup))
+            audio: playlist.selectedRendition(ofType: .audio, group: chosen.variant.audioGroup, preferredLanguage: preferredLanguage),
+            subtitles: playlist.selectedRendition(
+                ofType: .subtitles, group: chosen.variant.subtitlesGroup, preferredLanguage: preferredLanguage))
     }
 
     /// Why this receiver cannot play a variant, or nil when it can.
@@ -106,5 +102,16 @@ extension ReceiverProfile {
             }
         }
         return nil
+    }
+}
+
+extension MultivariantPlaylist {
+    /// The rendition of `group` a player picks: the one in the preferred language, else DEFAULT=YES,
+    /// else the first. The one rule for what plays and for what is probed (Casting's `ProbeTarget`).
+    public func selectedRendition(ofType type: RenditionType, group: String?, preferredLanguage: String?) -> Rendition? {
+        guard let group else { return nil }
+        let candidates = renditions(ofType: type, group: group)
+        return candidates.first { preferredLanguage != nil && $0.language == preferredLanguage }
+            ?? candidates.first { $0.isDefault } ?? candidates.first
     }
 }

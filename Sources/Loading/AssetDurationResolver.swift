@@ -26,12 +26,18 @@ public struct ResolvedAsset: Sendable, Hashable {
     public var failure: String?
     /// The asset's variants when it is a multivariant playlist: each receiver picks the one it decodes.
     public var variants: MultivariantPlaylist?
+    /// Whether the asset may be a local file: true only when a local document named it
+    /// (`ResourceReferrer`), so that probing it later keeps the rule its loading kept.
+    public var allowsLocalFiles: Bool
 
-    public init(uri: String, duration: Double, failure: String? = nil, variants: MultivariantPlaylist? = nil) {
+    public init(
+        uri: String, duration: Double, failure: String? = nil, variants: MultivariantPlaylist? = nil, allowsLocalFiles: Bool = false
+    ) {
         self.uri = uri
         self.duration = duration
         self.failure = failure
         self.variants = variants
+        self.allowsLocalFiles = allowsLocalFiles
     }
 }
 
@@ -41,7 +47,8 @@ public struct ResolvedAsset: Sendable, Hashable {
 /// receiver skips an asset that fails and the break shortens by its duration. An X-ASSET-URI playlist
 /// gives the sum of its EXTINF durations (a multivariant asset: its first variant's). Relative URIs
 /// resolve against the document that holds them, after redirects. Local files are read only for
-/// references found in a local document, so a playlist served over HTTP can never make us read one.
+/// references found in a local document (`ResourceReferrer`), so a playlist served over HTTP can
+/// never make us read one.
 public struct AssetDurationResolver: Sendable {
     public var loader: ResourceLoader
     /// How many documents are fetched at once, across all events.
@@ -91,7 +98,9 @@ public struct AssetDurationResolver: Sendable {
         case .inline(let assets):
             // A client event that lists its assets carries their durations; the schedule reads them.
             var outcome = EventOutcome()
-            outcome.assets = assets.map { ResolvedAsset(uri: Self.absolute($0.uri, from: playlist), duration: $0.duration) }
+            outcome.assets = assets.map {
+                ResolvedAsset(uri: Self.absolute($0.uri, from: playlist), duration: $0.duration, allowsLocalFiles: playlist.isLocal)
+            }
             return outcome
         }
     }
@@ -101,7 +110,9 @@ public struct AssetDurationResolver: Sendable {
         do throws(AssetProblem) {
             let measured = try await assetDuration(uri, referencedFrom: playlist, slots: slots)
             outcome.duration = KnownDuration(assetDurations: [measured.duration], source: .assetPlaylist)
-            outcome.assets = [ResolvedAsset(uri: Self.absolute(uri, from: playlist), duration: measured.duration, variants: measured.variants)]
+            outcome.assets = [ResolvedAsset(
+                uri: Self.absolute(uri, from: playlist), duration: measured.duration, variants: measured.variants,
+                allowsLocalFiles: playlist.isLocal)]
         } catch {
             switch error {
             case .unloadable(let reason):
@@ -122,7 +133,7 @@ public struct AssetDurationResolver: Sendable {
         do throws(LoadingError) {
             let location = try playlist.resolving(uri)
             loaded = try await slots.run { () async throws(LoadingError) -> LoadedAssetList in
-                try await loader.loadAssetList(location, allowingLocalFiles: playlist.isLocal)
+                try await loader.loadAssetList(location, referrer: .document(playlist))
             }
         } catch {
             outcome.duration = .failed(error.description, source: .assetList)
@@ -149,18 +160,19 @@ public struct AssetDurationResolver: Sendable {
         var assets: [ResolvedAsset] = []
         for (index, (asset, check)) in zip(list.assets, checks).enumerated() {
             let uri = Self.absolute(asset.uri, from: loaded.finalLocation)
+            let local = loaded.finalLocation.isLocal
             switch check {
             case .loads(let variants):
                 durations.append(asset.duration)
-                assets.append(ResolvedAsset(uri: uri, duration: asset.duration, variants: variants))
+                assets.append(ResolvedAsset(uri: uri, duration: asset.duration, variants: variants, allowsLocalFiles: local))
             case .unloadable(let reason):
-                assets.append(ResolvedAsset(uri: uri, duration: asset.duration, failure: reason))
+                assets.append(ResolvedAsset(uri: uri, duration: asset.duration, failure: reason, allowsLocalFiles: local))
                 outcome.diagnostics.append(Diagnostic(
                     .warning, line: event.line, .assetUnloadable,
                     "Asset \(index + 1) (\(asset.uri)) in the asset list of interstitial '\(event.id)' cannot be loaded: \(reason). A receiver skips it and plays the rest of the list."))
             case .notVOD(let location):
                 durations.append(asset.duration)
-                assets.append(ResolvedAsset(uri: uri, duration: asset.duration))
+                assets.append(ResolvedAsset(uri: uri, duration: asset.duration, allowsLocalFiles: local))
                 outcome.diagnostics.append(notVOD(location, of: event))
             }
         }
@@ -229,7 +241,7 @@ public struct AssetDurationResolver: Sendable {
         do throws(LoadingError) {
             let location = try referrer.resolving(uri)
             return try await slots.run { () async throws(LoadingError) -> LoadedPlaylist in
-                try await loader.loadPlaylist(location, allowingLocalFiles: referrer.isLocal)
+                try await loader.loadPlaylist(location, referrer: .document(referrer))
             }
         } catch {
             throw .unloadable(error.description)

@@ -10,38 +10,53 @@ import Synchronization
 /// A delegate rather than `data(for:)` because the limits have to act while the body arrives: the
 /// size cap cancels the transfer at the first byte past it (a server may omit Content-Length or lie),
 /// and every redirect is counted and checked before it is followed (a redirect to `file:` must never
-/// make us read a local file).
+/// make us read a local file). A byte range is asked for with `Range`; a server that ignores it and
+/// answers 200 with the whole resource is read up to the range's end and cut to it.
 final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct State {
         var body = Data()
         var redirects = 0
         var finalURL: URL
+        /// Bytes still to drop from the front: the range's offset, when the server sent it all.
+        var skip = 0
+        /// Set when every byte wanted has arrived and the transfer was cancelled on purpose.
+        var finishedEarly = false
+        var truncated = false
         /// Set by the first limit that trips; wins over the cancellation error it causes.
         var failure: LoadingError.Reason?
-        var continuation: CheckedContinuation<Result<(Data, URL), LoadingError>, Never>?
+        var continuation: CheckedContinuation<Result<Transferred, LoadingError>, Never>?
     }
 
     private let url: URL
     private let maximumSize: Int
+    private let range: ResourceRange?
+    private let overflow: Overflow
     private let maximumRedirects: Int
     private let timeout: Double
+    /// Seconds the whole transfer may take: the timeout, or less when a caller's deadline is nearer.
+    private let allowance: Double
     private let state: Mutex<State>
 
-    private init(url: URL, maximumSize: Int, maximumRedirects: Int, timeout: Double) {
-        self.url = url
-        self.maximumSize = maximumSize
-        self.maximumRedirects = maximumRedirects
-        self.timeout = timeout
-        self.state = Mutex(State(finalURL: url))
+    /// The most bytes kept: the cap, or the range's length when that is smaller.
+    private var limit: Int { min(maximumSize, range?.length ?? Int.max) }
+
+    private init(request: TransferRequest) {
+        url = request.url
+        maximumSize = request.maximumSize
+        range = request.range
+        overflow = request.overflow
+        maximumRedirects = request.maximumRedirects
+        timeout = request.timeout
+        allowance = request.allowance
+        state = Mutex(State(finalURL: request.url))
     }
 
-    /// Fetches `url`; returns the body and the URL it finally came from, after redirects.
-    static func get(_ url: URL, maximumSize: Int, maximumRedirects: Int, timeout: Double) async throws(LoadingError) -> (Data, URL) {
-        let transfer = HTTPTransfer(url: url, maximumSize: maximumSize, maximumRedirects: maximumRedirects, timeout: timeout)
-        return try await transfer.run().get()
+    /// Fetches what `request` names; returns the body and the URL it finally came from, after redirects.
+    static func get(_ request: TransferRequest) async throws(LoadingError) -> Transferred {
+        try await HTTPTransfer(request: request).run().get()
     }
 
-    private func run() async -> Result<(Data, URL), LoadingError> {
+    private func run() async -> Result<Transferred, LoadingError> {
         let configuration = URLSessionConfiguration.ephemeral
         // Linux truncates these to whole seconds and 0 means "none", so never go below one.
         configuration.timeoutIntervalForRequest = max(1, timeout)
@@ -53,15 +68,19 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
 
         var request = URLRequest(url: url)
         request.timeoutInterval = max(1, timeout)
+        if let range, range.length > 0 {
+            request.setValue("bytes=\(range.offset)-\(range.offset + range.length - 1)", forHTTPHeaderField: "Range")
+        }
         let task = session.dataTask(with: request)
 
         // The request timeout is an idle timeout, which a server that drips a byte a second never
         // trips; this deadline bounds the whole transfer, whatever URLSession's resource timeout does.
+        // Dispatch keeps fractions of a second, so a probe's remaining budget is kept exactly.
         let deadline = DispatchWorkItem { [weak self, weak task] in
             self?.fail(.timedOut(self?.timeout ?? 0))
             task?.cancel()
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(1, timeout), execute: deadline)
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, allowance), execute: deadline)
         defer { deadline.cancel() }
 
         return await withTaskCancellationHandler {
@@ -77,7 +96,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     /// Records the first limit that tripped; the transfer is then cancelled and completes with it.
     private func fail(_ reason: LoadingError.Reason) {
         state.withLock { state in
-            if state.failure == nil { state.failure = reason }
+            if state.failure == nil && !state.finishedEarly { state.failure = reason }
         }
     }
 
@@ -96,25 +115,49 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             completionHandler(.cancel)
             return
         }
-        if response.expectedContentLength > Int64(maximumSize) {
+        let status = (response as? HTTPURLResponse)?.statusCode
+        if range == nil, overflow == .refuse, response.expectedContentLength > Int64(maximumSize) {
             fail(.tooLarge(limit: maximumSize, size: Int(response.expectedContentLength)))
             completionHandler(.cancel)
             return
+        }
+        if let range, status != 206 {
+            // The server ignored the range and sends the resource from its first byte.
+            state.withLock { $0.skip = range.offset }
         }
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overflow = state.withLock { state in
-            guard state.failure == nil else { return false }
-            if state.body.count + data.count > maximumSize {
+        let limit = self.limit
+        let done = state.withLock { state -> Bool in
+            guard state.failure == nil, !state.finishedEarly else { return false }
+            var chunk = data
+            if state.skip > 0 {
+                let dropped = min(state.skip, chunk.count)
+                state.skip -= dropped
+                chunk = chunk.dropFirst(dropped)
+            }
+            let room = limit - state.body.count
+            if chunk.count <= room {
+                state.body.append(chunk)
+                // A range is complete at its last byte, whatever else the server would go on sending.
+                if range != nil, state.body.count == limit {
+                    state.finishedEarly = true
+                    return true
+                }
+                return false
+            }
+            guard range != nil || overflow == .keepFirst else {
                 state.failure = .tooLarge(limit: maximumSize, size: nil)
                 return true
             }
-            state.body.append(data)
-            return false
+            state.body.append(chunk.prefix(room))
+            state.truncated = range == nil || limit < range!.length
+            state.finishedEarly = true
+            return true
         }
-        if overflow { dataTask.cancel() }
+        if done { dataTask.cancel() }
     }
 
     func urlSession(
@@ -142,16 +185,17 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, result) = state.withLock { state -> (CheckedContinuation<Result<(Data, URL), LoadingError>, Never>?, Result<(Data, URL), LoadingError>) in
+        let (continuation, result) = state.withLock { state -> (CheckedContinuation<Result<Transferred, LoadingError>, Never>?, Result<Transferred, LoadingError>) in
             let continuation = state.continuation
             state.continuation = nil
             if let failure = state.failure {
                 return (continuation, .failure(self.error(failure)))
             }
-            if let error {
+            let transferred = Transferred(data: state.body, finalURL: state.finalURL, isTruncated: state.truncated)
+            if let error, !state.finishedEarly {
                 return (continuation, .failure(self.error(self.reason(for: error))))
             }
-            return (continuation, .success((state.body, state.finalURL)))
+            return (continuation, .success(transferred))
         }
         continuation?.resume(returning: result)
     }
@@ -168,4 +212,17 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         default: return .network(urlError.localizedDescription)
         }
     }
+}
+
+/// One GET as the loader asks for it.
+struct TransferRequest: Sendable {
+    var url: URL
+    var maximumSize: Int
+    var range: ResourceRange?
+    var overflow: Overflow
+    var maximumRedirects: Int
+    /// The loader's timeout, as a failure names it.
+    var timeout: Double
+    /// Seconds this transfer may take in all.
+    var allowance: Double
 }

@@ -1,4 +1,4 @@
-/// Why a playlist or an asset list could not be read, and from where.
+/// Why a resource (a playlist, an asset list, a segment, an init section) could not be read, and from where.
 ///
 /// The description is one sentence that names the location and the reason, fit for a command's
 /// one-line error and for a diagnostic's message.
@@ -6,7 +6,9 @@ public struct LoadingError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Reason: Sendable, Hashable {
         /// No file at that path.
         case notFound
-        /// A directory, a device, a socket: something that is not a regular file.
+        /// A directory: named apart from `notAFile` because a person typing a folder for a file wants to hear it.
+        case directory
+        /// A device, a socket, a FIFO: something that is not a regular file.
         case notAFile
         /// The file exists but cannot be read (permissions, an I/O error).
         case unreadable(String)
@@ -18,8 +20,10 @@ public struct LoadingError: Error, Sendable, Hashable, CustomStringConvertible {
         case tooLarge(limit: Int, size: Int?)
         /// A scheme other than http, https and (where allowed) file.
         case unsupportedScheme(String)
-        /// A local file referenced from a resource that was fetched over the network.
+        /// A local file referenced from a resource that was fetched over the network (`ResourceReferrer`).
         case localFileNotAllowed
+        /// A local file given as the input where only http and https inputs are read.
+        case localInputNotAllowed
         /// More redirects than the limit.
         case tooManyRedirects(Int)
         /// Text that is not a URL at all.
@@ -47,6 +51,8 @@ extension LoadingError.Reason: CustomStringConvertible {
         switch self {
         case .notFound:
             "not found (no such file)"
+        case .directory:
+            "a directory, not a regular file"
         case .notAFile:
             "not a regular file"
         case .unreadable(let why):
@@ -63,6 +69,8 @@ extension LoadingError.Reason: CustomStringConvertible {
             "unsupported URL scheme '\(scheme)'; only http and https URLs (and local files) are read"
         case .localFileNotAllowed:
             "a local file, which a resource fetched over the network may not reference"
+        case .localInputNotAllowed:
+            "a local file, where only http and https URLs are read"
         case .tooManyRedirects(let limit):
             "more than \(limit) redirects"
         case .invalidURL:

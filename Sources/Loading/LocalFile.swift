@@ -3,12 +3,14 @@
 #endif
 import Foundation
 
-/// Reads a local file whole, refusing it by its size before reading a byte of it.
+/// Reads a local file, or a range of it, refusing it by its size before reading a byte of it.
 ///
 /// The size comes from `fstat` on the opened descriptor, so a file swapped between the check and the
 /// read cannot slip past the cap, and a 200 MB file costs one system call, not 200 MB of memory.
 enum LocalFile {
-    static func read(_ location: ResourceLocation, maximumSize: Int) throws(LoadingError) -> Data {
+    static func read(
+        _ location: ResourceLocation, maximumSize: Int, range: ResourceRange?, overflow: Overflow
+    ) throws(LoadingError) -> Transferred {
         func failure(_ reason: LoadingError.Reason) -> LoadingError {
             LoadingError(location: location.description, reason: reason)
         }
@@ -25,20 +27,30 @@ enum LocalFile {
         guard fstat(descriptor, &status) == 0 else {
             throw failure(.unreadable(String(cString: strerror(errno))))
         }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw failure(.notAFile)
+        let kind = status.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            throw failure(kind == S_IFDIR ? .directory : .notAFile)
         }
-        let size = Int(status.st_size)
-        guard size <= maximumSize else {
-            throw failure(.tooLarge(limit: maximumSize, size: size))
+        let size = Int(clamping: status.st_size)
+        let start = min(range?.offset ?? 0, size)
+        var wanted = min(range?.length ?? Int.max, size - start)
+        var truncated = false
+        if wanted > maximumSize {
+            guard overflow == .keepFirst else {
+                throw failure(.tooLarge(limit: maximumSize, size: range == nil ? size : wanted))
+            }
+            wanted = maximumSize
+            truncated = true
         }
 
-        // One byte more than the size we saw tells us the file grew since `fstat`.
-        var bytes = [UInt8](repeating: 0, count: size + 1)
+        // For a whole file, one byte more than the size we saw tells us the file grew since `fstat`.
+        let checksGrowth = range == nil && !truncated
+        // Read straight into the Data that is returned: a segment is megabytes, and a copy costs.
+        var bytes = Data(count: wanted + (checksGrowth ? 1 : 0))
         var filled = 0
         while filled < bytes.count {
             let count = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+                pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(start + filled))
             }
             if count == 0 { break }
             if count < 0 {
@@ -47,9 +59,19 @@ enum LocalFile {
             }
             filled += count
         }
-        guard filled <= size else {
+        guard !checksGrowth || filled <= size else {
             throw failure(.unreadable("it grew while it was read"))
         }
-        return Data(bytes[..<filled])
+        bytes.count = min(filled, wanted)
+        return Transferred(data: bytes, finalURL: location.url, isTruncated: truncated)
     }
+}
+
+/// What one read brought back; a struct, since Swift 6.3's release builds corrupt tuples in places.
+struct Transferred: Sendable {
+    var data: Data
+    /// Where the bytes came from after redirects.
+    var finalURL: URL
+    /// True when the resource was longer than the cap and only its first bytes were kept.
+    var isTruncated: Bool
 }

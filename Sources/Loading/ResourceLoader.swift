@@ -1,11 +1,12 @@
 import Foundation
 
-/// Reads playlists and asset lists, whole, from local files and http(s) URLs, within limits.
+/// Reads every byte airlab reads (playlists, asset lists, media segments, init sections) from local
+/// files and http(s) URLs, within limits and under the one location rule (`ResourceReferrer`).
 ///
-/// Every read has a size cap, a timeout and a bounded number of redirects, because the documents
+/// Every read has a size cap, a timeout and a bounded number of redirects, because the resources
 /// come from streams under test: a misconfigured origin must produce a clear error, not a hang or
-/// an out-of-memory kill. Local files are read only when the caller says so; a resource fetched over
-/// the network may never lead us to a local file.
+/// an out-of-memory kill. There is no second way in: Media demuxes bytes it is handed and never
+/// opens a URL itself.
 public struct ResourceLoader: Sendable {
     public static let defaultTimeout = 10.0
     public static let defaultMaximumRedirects = 5
@@ -15,30 +16,57 @@ public struct ResourceLoader: Sendable {
     /// Seconds for a whole transfer; Linux's URLSession counts whole seconds, so at least 1.
     public var timeout: Double
     public var maximumRedirects: Int
+    /// No transfer runs past this instant: one budget across several reads, such as a probe's
+    /// playlists, init section and segment together. Nil leaves each read its `timeout`.
+    public var deadline: ContinuousClock.Instant?
 
-    public init(timeout: Double = defaultTimeout, maximumRedirects: Int = defaultMaximumRedirects) {
-        self.timeout = max(1, timeout)
-        self.maximumRedirects = maximumRedirects
+    public init(timeout: Double = defaultTimeout, maximumRedirects: Int = defaultMaximumRedirects, deadline: ContinuousClock.Instant? = nil) {
+        self.timeout = timeout.isFinite ? max(1, timeout) : Self.defaultTimeout
+        self.maximumRedirects = max(0, maximumRedirects)
+        self.deadline = deadline
     }
 
-    /// Reads a resource whole.
+    /// Reads a resource, or the range of it asked for.
     ///
     /// - Parameters:
-    ///   - maximumSize: bodies and files larger than this many bytes are refused without being kept.
-    ///   - allowingLocalFiles: whether `file:` locations may be read; false for anything a network
-    ///     resource referenced.
-    public func load(_ location: ResourceLocation, maximumSize: Int, allowingLocalFiles: Bool) async throws(LoadingError) -> LoadedResource {
-        if location.isLocal {
-            guard allowingLocalFiles else {
-                throw LoadingError(location: location.description, reason: .localFileNotAllowed)
-            }
-            let data = try LocalFile.read(location, maximumSize: maximumSize)
-            return LoadedResource(location: location, finalLocation: location, data: data)
+    ///   - maximumSize: bodies and files larger than this many bytes are refused without being kept,
+    ///     or with `.keepFirst` cut to their first `maximumSize` bytes.
+    ///   - referrer: who named the resource, which decides whether it may be a local file.
+    ///   - range: part of the resource; a range past the end gives the bytes that exist.
+    public func load(
+        _ location: ResourceLocation, maximumSize: Int, referrer: ResourceReferrer, range: ResourceRange? = nil,
+        overflow: Overflow = .refuse
+    ) async throws(LoadingError) -> LoadedResource {
+        // The rule is applied before anything is opened, so the answer never says whether a file exists.
+        if let refusal = referrer.refusal(of: location) {
+            throw LoadingError(location: location.description, reason: refusal)
         }
-        let (data, finalURL) = try await HTTPTransfer.get(
-            location.url, maximumSize: maximumSize, maximumRedirects: maximumRedirects, timeout: timeout)
-        let finalLocation = (try? ResourceLocation(url: finalURL)) ?? location
-        return LoadedResource(location: location, finalLocation: finalLocation, data: data)
+        if let range, range.length > maximumSize, overflow == .refuse {
+            throw LoadingError(location: location.description, reason: .tooLarge(limit: maximumSize, size: range.length))
+        }
+        let transferred: Transferred
+        if location.isLocal {
+            transferred = try LocalFile.read(location, maximumSize: maximumSize, range: range, overflow: overflow)
+        } else if range?.length == 0 {
+            transferred = Transferred(data: Data(), finalURL: location.url, isTruncated: false)
+        } else {
+            var allowance = timeout
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                allowance = min(allowance, Double(left.components.seconds) + Double(left.components.attoseconds) * 1e-18)
+                guard allowance > 0 else { throw LoadingError(location: location.description, reason: .timedOut(timeout)) }
+            }
+            transferred = try await HTTPTransfer.get(TransferRequest(
+                url: location.url, maximumSize: maximumSize, range: range, overflow: overflow,
+                maximumRedirects: maximumRedirects, timeout: timeout, allowance: allowance))
+        }
+        let finalLocation = (try? ResourceLocation(url: transferred.finalURL)) ?? location
+        return LoadedResource(location: location, finalLocation: finalLocation, data: transferred.data, isTruncated: transferred.isTruncated)
+    }
+
+    /// `load` for a top-level input: the one place a caller's own word can allow a local file.
+    public func load(_ location: ResourceLocation, maximumSize: Int, allowingLocalFiles: Bool) async throws(LoadingError) -> LoadedResource {
+        try await load(location, maximumSize: maximumSize, referrer: .input(allowingLocalFiles: allowingLocalFiles))
     }
 }
 
@@ -49,4 +77,6 @@ public struct LoadedResource: Sendable {
     /// The location after redirects: relative references inside the resource resolve against it.
     public var finalLocation: ResourceLocation
     public var data: Data
+    /// True when the resource went on past the cap and only its first bytes are here (`.keepFirst`).
+    public var isTruncated: Bool
 }

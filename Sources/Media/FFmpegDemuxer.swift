@@ -1,17 +1,15 @@
 import CFFmpeg
+import Foundation
 import Glibc
+import MediaValues
 
-/// Opens one asset with libavformat and reads its streams' parameters: the only place that walks
-/// FFmpeg's structures.
-enum FFmpegDemuxer {
-    /// What libavformat found.
-    enum Outcome {
-        case streams([StreamParameters])
-        /// libavformat recognised an HLS playlist, read here in full: airlab parses playlists itself,
-        /// rather than letting FFmpeg's HLS demuxer fetch segments on its own terms.
-        case playlist([UInt8])
-    }
-
+/// Reads the streams' parameters of media bytes with libavformat: the only place that walks FFmpeg's
+/// structures.
+///
+/// It is handed bytes and nothing else: the loader fetched them under the location rule, and FFmpeg
+/// opens no URL and no file of its own (its avio reads from memory). Which bytes to hand it (a
+/// playlist's first segment, joined to its init section) is the caller's business.
+public enum FFmpegDemuxer {
     /// Containers an HLS segment (or a file a person probes alongside one) comes in. Anything else
     /// FFmpeg might recognise, such as a `.txt` file read as ANSI art, is not media here.
     private static let acceptedFormats: Set<String> = [
@@ -19,46 +17,50 @@ enum FFmpegDemuxer {
         "wav", "flac", "ogg", "h264", "hevc",
     ]
 
-    /// Opens `location` once, recognises its format from the first bytes, and either probes its
-    /// streams or hands back the playlist it turned out to be, without a second fetch.
-    static func open(_ location: MediaLocation, options: ProbeOptions, deadline: ProbeDeadline) throws(MediaError) -> Outcome {
-        let io = try ByteFetch.open(location, deadline: deadline)
-        // With a caller-supplied context, avformat_close_input leaves it open: it is closed here.
-        defer { avio_close(io) }
-        return try open(io, url: location.ffmpegURL, input: location.description, options: options, deadline: deadline)
+    /// The streams of `bytes`, demuxed on a thread of `ProbeQueue`, away from Swift's cooperative pool.
+    ///
+    /// - Parameters:
+    ///   - input: what the bytes are, for errors: the segment's path or URL.
+    ///   - deadline: when the probe these bytes belong to gives up; `options.timeout` names it in errors.
+    public static func streams(
+        of bytes: Data, input: String, options: ProbeOptions, deadline: ContinuousClock.Instant
+    ) async throws(MediaError) -> [StreamParameters] {
+        try await ProbeQueue.run { () throws(MediaError) -> [StreamParameters] in
+            try streams(of: bytes, input: input, options: options, deadline: ProbeDeadline(until: deadline, seconds: options.timeout))
+        }
     }
 
-    /// Probes bytes already fetched, such as a segment joined to its init section.
-    static func open(bytes: [UInt8], input: String, options: ProbeOptions, deadline: ProbeDeadline) throws(MediaError) -> Outcome {
+    /// Blocks the calling thread while libavformat reads the streams.
+    static func streams(of bytes: Data, input: String, options: ProbeOptions, deadline: ProbeDeadline) throws(MediaError) -> [StreamParameters] {
+        FFmpegLogging.silence()
         let memory = MemoryInput(bytes)
         guard let io = memory.makeContext() else {
             throw MediaError(input: input, reason: .ffmpeg(code: CFFmpeg_AVERROR(ENOMEM), message: "out of memory"))
         }
         defer { MemoryInput.free(io) }
-        return try withExtendedLifetime(memory) { () throws(MediaError) -> Outcome in
-            try open(io, url: nil, input: input, options: options, deadline: deadline)
+        return try withExtendedLifetime(memory) { () throws(MediaError) -> [StreamParameters] in
+            var format: UnsafePointer<AVInputFormat>?
+            // Probing keeps what it read in the context's buffer, so nothing is read twice. The file
+            // name is only a hint for formats that extensions tell apart; nothing is opened by it.
+            let score = av_probe_input_buffer2(io, &format, fileName(of: input), nil, 0, UInt32(clamping: options.probeSize))
+            guard score >= 0, let format else { throw FFmpegFailure.mediaError(score, input: input, deadline: deadline) }
+
+            let formatNames = String(cString: format.pointee.name)
+            let names = formatNames.split(separator: ",").map(String.init)
+            if names.contains("hls") {
+                throw MediaError(input: input, reason: .invalidPlaylist("a playlist where a media segment belongs"))
+            }
+            guard names.contains(where: acceptedFormats.contains) else {
+                throw MediaError(input: input, reason: .notMedia(detail: "FFmpeg reads it as '\(formatNames)'"))
+            }
+            return try streams(io, url: nil, format: format, input: input, options: options, deadline: deadline)
         }
     }
 
-    private static func open(
-        _ io: UnsafeMutablePointer<AVIOContext>, url: String?, input: String, options: ProbeOptions, deadline: ProbeDeadline
-    ) throws(MediaError) -> Outcome {
-        FFmpegLogging.silence()
-        var format: UnsafePointer<AVInputFormat>?
-        // Probing keeps what it read in the context's buffer, so nothing is fetched twice.
-        let score = av_probe_input_buffer2(io, &format, url, nil, 0, UInt32(clamping: options.probeSize))
-        guard score >= 0, let format else { throw FFmpegFailure.mediaError(score, input: input, deadline: deadline) }
-
-        let formatNames = String(cString: format.pointee.name)
-        let names = formatNames.split(separator: ",").map(String.init)
-        if names.contains("hls") {
-            return .playlist(
-                try ByteFetch.read(from: io, input: input, limit: options.playlistByteLimit, overflow: .fail, deadline: deadline))
-        }
-        guard names.contains(where: acceptedFormats.contains) else {
-            throw MediaError(input: input, reason: .notMedia(detail: "FFmpeg reads it as '\(formatNames)'"))
-        }
-        return .streams(try streams(io, url: url, format: format, input: input, options: options, deadline: deadline))
+    /// The last path component of a path or URL, without a query.
+    private static func fileName(of input: String) -> String {
+        let path = URL(string: input)?.path ?? input
+        return path.split(separator: "/").last.map(String.init) ?? ""
     }
 
     private static func streams(

@@ -1,7 +1,11 @@
 import CFFmpeg
 import Glibc
+import MediaValues
 
 /// Turns an FFmpeg error code into the `MediaError` a person can act on.
+///
+/// FFmpeg reads only from memory here, so its errors are about the bytes (unknown, truncated,
+/// damaged) or the deadline; fetching failures are the loader's and named by it.
 enum FFmpegFailure {
     static func mediaError(_ code: Int32, input: String, deadline: ProbeDeadline) -> MediaError {
         MediaError(input: input, reason: reason(code, deadline: deadline))
@@ -13,15 +17,6 @@ enum FFmpegFailure {
             return .timedOut(seconds: deadline.seconds)
         }
         switch code {
-        case CFFmpeg_AVERROR(ENOENT): return .notFound
-        case CFFmpeg_AVERROR(EISDIR): return .directory
-        case CFFmpeg_AVERROR_HTTP_NOT_FOUND(): return .httpStatus("404 Not Found")
-        case CFFmpeg_AVERROR_HTTP_FORBIDDEN(): return .httpStatus("403 Forbidden")
-        case CFFmpeg_AVERROR_HTTP_UNAUTHORIZED(): return .httpStatus("401 Unauthorized")
-        case CFFmpeg_AVERROR_HTTP_BAD_REQUEST(): return .httpStatus("400 Bad Request")
-        // FFmpeg folds the other statuses into classes and keeps no exact code.
-        case CFFmpeg_AVERROR_HTTP_OTHER_4XX(): return .httpStatus("4xx (client error)")
-        case CFFmpeg_AVERROR_HTTP_SERVER_ERROR(): return .httpStatus("5xx (server error)")
         case CFFmpeg_AVERROR_INVALIDDATA(): return .notMedia(detail: "invalid data: an unknown format, or a truncated or damaged file")
         case CFFmpeg_AVERROR_EOF(): return .noUsableStreams
         default: return .ffmpeg(code: code, message: message(code))

@@ -1,15 +1,16 @@
 import CFFmpeg
+import Foundation
 import Glibc
 
 /// Bytes already in memory, offered to libavformat as its input.
 ///
-/// Used for a segment joined to its init section: libavformat must see the two as one stream, the
-/// way a player appends them to one buffer.
+/// The only input libavformat gets: the loader fetched the bytes (a segment, joined to its init
+/// section the way a player appends them to one buffer), so FFmpeg never opens a URL or a file.
 final class MemoryInput {
-    private let bytes: [UInt8]
+    private let bytes: Data
     private var position = 0
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: Data) {
         self.bytes = bytes
     }
 
@@ -43,8 +44,8 @@ final class MemoryInput {
     private func read(into destination: UnsafeMutablePointer<UInt8>, size: Int) -> Int32 {
         let count = min(size, bytes.count - position)
         guard count > 0 else { return CFFmpeg_AVERROR_EOF() }
-        bytes.withUnsafeBufferPointer { source in
-            destination.update(from: source.baseAddress! + position, count: count)
+        bytes.withUnsafeBytes { source in
+            destination.update(from: source.baseAddress!.assumingMemoryBound(to: UInt8.self) + position, count: count)
         }
         position += count
         return Int32(count)

@@ -1,53 +1,33 @@
-/// Probes each asset once per process and shares the answer.
+import MediaValues
+
+/// Probes each input once per process and shares the answer.
 ///
-/// Requests are keyed by the input as given and the variant asked for. A request that arrives while
-/// the same probe runs waits for it instead of starting another. Failures are not kept: a server that
-/// failed once may answer the next time.
+/// Requests are keyed by `ProbeRequest`: the input as given, the variant, the audio language and
+/// whether local files may be read. A request that arrives while the same probe runs waits for it
+/// instead of starting another. Failures are not kept: a server that failed once may answer the
+/// next time. What a probe does (fetch through the loader, pick the segment, demux) is the closure's.
 public actor ProbeCache {
-    public struct Key: Sendable, Hashable {
-        public var input: String
-        public var variant: Int?
-
-        public init(input: String, variant: Int? = nil) {
-            self.input = input
-            self.variant = variant
-        }
-    }
-
-    public typealias Probe = @Sendable (Key) throws(MediaError) -> MediaParameters
+    /// One uncached probe. A `Result` rather than a typed-throws async closure, which Swift 6.3
+    /// miscompiles in release builds in places like this one.
+    public typealias Probe = @Sendable (ProbeRequest) async -> Result<MediaParameters, MediaError>
 
     private let probe: Probe
-    private var entries: [Key: Task<Result<MediaParameters, MediaError>, Never>] = [:]
+    private var entries: [ProbeRequest: Task<Result<MediaParameters, MediaError>, Never>] = [:]
 
-    /// A cache over `MediaProbe.probe` with `options`.
-    public init(options: ProbeOptions = ProbeOptions()) {
-        self.init { (key: Key) throws(MediaError) -> MediaParameters in
-            try MediaProbe.probe(key.input, variant: key.variant, options: options)
-        }
-    }
-
-    /// A cache over any blocking probe; tests count calls through this.
     public init(probe: @escaping Probe) {
         self.probe = probe
     }
 
-    public func parameters(for input: String, variant: Int? = nil) async throws(MediaError) -> MediaParameters {
-        let key = Key(input: input, variant: variant)
-        if let running = entries[key] {
+    public func parameters(for request: ProbeRequest) async throws(MediaError) -> MediaParameters {
+        if let running = entries[request] {
             return try await running.value.get()
         }
         let probe = self.probe
         // The entry is stored before the first suspension, so a concurrent request always finds it.
-        let task = Task { () -> Result<MediaParameters, MediaError> in
-            do throws(MediaError) {
-                return .success(try await ProbeQueue.run { () throws(MediaError) -> MediaParameters in try probe(key) })
-            } catch {
-                return .failure(error)
-            }
-        }
-        entries[key] = task
+        let task = Task { await probe(request) }
+        entries[request] = task
         let result = await task.value
-        if case .failure = result, entries[key] == task { entries[key] = nil }
+        if case .failure = result, entries[request] == task { entries[request] = nil }
         return try result.get()
     }
 }

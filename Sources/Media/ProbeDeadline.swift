@@ -1,22 +1,21 @@
 import CFFmpeg
-import Dispatch
 
 /// The moment a probe gives up, as FFmpeg's interrupt callback sees it.
 ///
-/// FFmpeg polls the callback inside every blocking connect and read, including those its HTTP code
-/// makes on its own (redirects, reconnects), so one deadline bounds the whole probe: playlists, init
-/// section and segment together. `rw_timeout` alone would restart with every read.
+/// The probe's fetches are bounded by the loader against the same instant; this bounds what FFmpeg
+/// does with the bytes (opening, reading stream info), so one deadline covers the whole probe.
 final class ProbeDeadline: @unchecked Sendable {
+    /// The probe's whole budget, as a timeout names it.
     let seconds: Double
-    private let uptimeNanoseconds: UInt64
+    private let instant: ContinuousClock.Instant
 
-    init(seconds: Double) {
+    init(until instant: ContinuousClock.Instant, seconds: Double) {
+        self.instant = instant
         self.seconds = seconds
-        uptimeNanoseconds = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
     }
 
     var hasPassed: Bool {
-        DispatchTime.now().uptimeNanoseconds >= uptimeNanoseconds
+        ContinuousClock.now >= instant
     }
 
     /// The callback to hand FFmpeg. It holds `self` unretained: callers keep the deadline alive for
@@ -28,11 +27,5 @@ final class ProbeDeadline: @unchecked Sendable {
                 return Unmanaged<ProbeDeadline>.fromOpaque(opaque).takeUnretainedValue().hasPassed ? 1 : 0
             },
             opaque: Unmanaged.passUnretained(self).toOpaque())
-    }
-
-    /// FFmpeg's per-read timeout in microseconds: the whole budget, as a second guard for reads the
-    /// interrupt callback cannot reach.
-    var readWriteTimeoutMicroseconds: String {
-        String(Int64(max(seconds, 0.001) * 1e6))
     }
 }

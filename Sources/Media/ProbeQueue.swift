@@ -1,9 +1,11 @@
 import Dispatch
+import MediaValues
 
-/// Where blocking probes run: threads of their own, never Swift's cooperative pool.
+/// Where demuxing runs: threads of its own, never Swift's cooperative pool.
 ///
-/// A probe can block for its whole timeout in a read; on the cooperative pool (one thread per core,
-/// two here) two such probes would stall every task in the process.
+/// libavformat blocks the thread it runs on until it has read stream info (or the deadline passes);
+/// on the cooperative pool (one thread per core, two here) two such calls would stall every task in
+/// the process.
 enum ProbeQueue {
     private static let marker = DispatchSpecificKey<Bool>()
     private static let queue: DispatchQueue = {
@@ -12,7 +14,7 @@ enum ProbeQueue {
         return queue
     }()
 
-    /// True on a probe thread: what tests check to see that probing left the cooperative pool.
+    /// True on a probe thread: what tests check to see that demuxing left the cooperative pool.
     static var isCurrent: Bool {
         DispatchQueue.getSpecific(key: marker) ?? false
     }

@@ -3,6 +3,7 @@ import Emulation
 import Foundation
 import HLS
 import Media
+import MediaValues
 
 /// A 2-hour VOD with 40 breaks of 3 assets each, planned and played on all six shipped profiles, with
 /// probes answered from a fixed table: the cost of `airlab simulate` itself, without FFmpeg or network.
@@ -45,7 +46,7 @@ struct SimulationBenchmark: Benchmark {
         let playlist = self.playlist
         var report: SimulationReport?
         let seconds = try context.fastest(repetitions: 10) {
-            report = try Self.wait {
+            report = try BenchmarkContext.wait {
                 let prepared = try await simulation.planner.prepare(CastRequest(playlist: playlist))
                 return await simulation.run(prepared, profiles: profiles, seed: 1)
             }
@@ -68,28 +69,13 @@ struct SimulationBenchmark: Benchmark {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(to: file, atomically: true, encoding: .utf8)
     }
-
-    /// Runs async work to completion from the benchmark's synchronous loop.
-    private static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-        let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
-            done.signal()
-        }
-        done.wait()
-        return try box.result!.get()
-    }
-}
-
-private final class ResultBox<T>: @unchecked Sendable {
-    var result: Result<T, Error>?
 }
 
 /// Probe results from a fixed table: the primary is H.264 1080p30 with stereo AAC; ads alternate
 /// between matching it and differing in frame rate, codec or audio.
 private struct StubProber: MediaProbing {
-    func parameters(for input: String, variant: Int?) async throws -> MediaParameters {
+    func parameters(for request: ProbeRequest) async throws -> MediaParameters {
+        let input = request.input
         let ad = input.hasSuffix(".m3u8") ? Int(input.dropLast(5).split(separator: "/").last ?? "") : nil
         var video = StreamParameters(index: 0, codecType: "video")
         video.codecName = ad == 3 ? "hevc" : "h264"

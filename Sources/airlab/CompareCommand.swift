@@ -1,5 +1,7 @@
 import Arguments
+import Casting
 import Media
+import MediaValues
 
 /// `airlab compare PRIMARY INTERSTITIAL [--json] [--timeout S]`.
 enum CompareCommand {
@@ -26,10 +28,11 @@ enum CompareCommand {
         } catch {
             return Airlab.usageFailure(error)
         }
+        // One cache, so the same input on both sides is probed once.
         let cache = ProbeCache(options: options)
         do {
-            async let primary = cache.parameters(for: parsed.positional("PRIMARY")!)
-            async let interstitial = cache.parameters(for: parsed.positional("INTERSTITIAL")!)
+            async let primary = cache.parameters(for: ProbeRequest(input: parsed.positional("PRIMARY")!))
+            async let interstitial = cache.parameters(for: ProbeRequest(input: parsed.positional("INTERSTITIAL")!))
             let comparison = MediaComparison(primary: try await primary, interstitial: try await interstitial)
             print(parsed.flag("json") ? MediaReport.json(comparison) : MediaReport.text(comparison), terminator: "")
             return comparison.matches ? 0 : differStatus

@@ -1,5 +1,7 @@
 import Arguments
+import Casting
 import Media
+import MediaValues
 
 /// `airlab probe URL|PATH [--variant N] [--json] [--timeout S]`.
 enum ProbeCommand {
@@ -30,7 +32,7 @@ enum ProbeCommand {
             return Airlab.usageFailure(error)
         }
         do {
-            let media = try await ProbeCache(options: options).parameters(for: parsed.positional("INPUT")!, variant: variant)
+            let media = try await MediaProbe.probe(parsed.positional("INPUT")!, variant: variant, options: options)
             print(parsed.flag("json") ? MediaReport.json(media) : MediaReport.text(media), terminator: "")
             return 0
         } catch {

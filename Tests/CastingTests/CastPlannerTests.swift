@@ -3,6 +3,7 @@ import Emulation
 import Foundation
 import HLS
 import Media
+import MediaValues
 import Synchronization
 import TestSupport
 import Testing
@@ -18,7 +19,8 @@ final class TableProber: MediaProbing, @unchecked Sendable {
 
     var requests: [String] { asked.withLock { $0 } }
 
-    func parameters(for input: String, variant: Int?) async throws -> MediaParameters {
+    func parameters(for request: ProbeRequest) async throws -> MediaParameters {
+        let (input, variant) = (request.input, request.variant)
         asked.withLock { $0.append("\(URL(string: input)?.lastPathComponent ?? input)#\(variant.map(String.init) ?? "-")") }
         guard let parameters = table(input, variant) else {
             throw MediaError(input: input, reason: .notMedia(detail: "not in the test's table"))

@@ -1,4 +1,4 @@
-import Media
+import MediaValues
 
 /// Probe results made by hand, as the media of a stream and its ads would probe.
 enum Media {

@@ -1,4 +1,4 @@
-import Media
+import MediaValues
 import Testing
 @testable import Emulation
 

@@ -134,4 +134,49 @@ struct HTTPLoadingTests {
         }
         #expect(error?.description.hasPrefix(url) == true)
     }
+
+    @Test("A byte range is read from a server that ignores Range, cut to exactly the bytes asked for")
+    func rangeFromServerThatSendsEverything() async throws {
+        try await withServer(["media.m4s": "0123456789"]) { server, _ in
+            let referrer = ResourceReferrer.input(allowingLocalFiles: false)
+            let middle = try await loader.load(
+                try location(server, "media.m4s"), maximumSize: 100, referrer: referrer, range: ResourceRange(offset: 3, length: 4))
+            #expect(middle.data == Data("3456".utf8))
+            let tail = try await loader.load(
+                try location(server, "media.m4s"), maximumSize: 100, referrer: referrer, range: ResourceRange(offset: 8, length: 4))
+            #expect(tail.data == Data("89".utf8))
+        }
+    }
+
+    @Test("Keeping the first bytes of a long streamed body stops at the cap and succeeds")
+    func keepsFirstBytesOfStream() async throws {
+        try await withServer { server, _ in
+            let resource = try await loader.load(
+                try location(server, "_stream/3000000"), maximumSize: 100_000, referrer: .input(allowingLocalFiles: false),
+                overflow: .keepFirst)
+            #expect(resource.data.count == 100_000)
+            #expect(resource.isTruncated)
+        }
+    }
+
+    @Test("A deadline nearer than the timeout ends the transfer at the deadline, as a timeout")
+    func deadlineBoundsTheTransfer() async throws {
+        try await withServer { server, _ in
+            let clock = ContinuousClock()
+            let started = clock.now
+            var bounded = ResourceLoader(timeout: 60)
+            bounded.deadline = started + .seconds(1)
+            let error = await #expect(throws: LoadingError.self) {
+                try await bounded.loadPlaylist(try location(server, "_hang"), referrer: .input(allowingLocalFiles: false))
+            }
+            #expect(error?.reason == .timedOut(60))
+            // Far below the 60 s timeout: the deadline, not the timeout, ended it.
+            #expect(clock.now - started < .seconds(30))
+
+            let passed = ResourceLoader(timeout: 60, deadline: clock.now)
+            await #expect(throws: LoadingError.self) {
+                try await passed.loadPlaylist(try location(server, "show.m3u8"), referrer: .input(allowingLocalFiles: false))
+            }
+        }
+    }
 }

@@ -34,14 +34,15 @@ struct LocalLoadingTests {
         #expect(error?.description.contains("not found") == true)
     }
 
-    @Test("A directory is refused as not a regular file")
+    @Test("A directory is refused as a directory, not a regular file")
     func directory() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let error = await #expect(throws: LoadingError.self) {
             try await loader.loadPlaylist(try ResourceLocation(argument: scratch.url.path), allowingLocalFiles: true)
         }
-        #expect(error?.reason == .notAFile)
+        #expect(error?.reason == .directory)
+        #expect(error?.description == "\(scratch.url.path): a directory, not a regular file")
     }
 
     @Test("A 200 MB sparse file is refused by its size without being read into memory")
@@ -75,7 +76,7 @@ struct LocalLoadingTests {
         #expect(binaryResult.diagnostics.map(\.code) == [.playlistBinary])
     }
 
-    @Test("Local files are refused when the caller does not allow them")
+    @Test("A local input is refused when the caller does not allow local files")
     func localFilesNotAllowed() async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -83,7 +84,7 @@ struct LocalLoadingTests {
         let error = await #expect(throws: LoadingError.self) {
             try await loader.loadPlaylist(try ResourceLocation(argument: file.path), allowingLocalFiles: false)
         }
-        #expect(error?.reason == .localFileNotAllowed)
+        #expect(error?.reason == .localInputNotAllowed)
     }
 
     @Test("An asset list larger than 1 MiB is refused")

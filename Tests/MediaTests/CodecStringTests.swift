@@ -1,6 +1,6 @@
 import TestSupport
 import Testing
-@testable import Media
+@testable import MediaValues
 
 @Suite("RFC 6381 codec strings")
 struct CodecStringTests {

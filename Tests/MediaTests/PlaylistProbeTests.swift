@@ -1,5 +1,6 @@
+import Casting
 import Foundation
-import Media
+import MediaValues
 import TestSupport
 import Testing
 

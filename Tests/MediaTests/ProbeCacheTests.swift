@@ -1,3 +1,5 @@
+import Foundation
+import MediaValues
 import Synchronization
 import TestSupport
 import Testing
@@ -5,69 +7,80 @@ import Testing
 
 @Suite("The probe cache")
 struct ProbeCacheTests {
-    /// Counts the probes a cache runs, per input.
+    /// Counts the probes a cache runs, per request.
     final class Counter: Sendable {
-        let counts = Mutex<[String: Int]>([:])
+        let counts = Mutex<[ProbeRequest: Int]>([:])
 
-        func count(_ input: String) -> Int { counts.withLock { $0[input, default: 0] } }
+        func count(_ request: ProbeRequest) -> Int { counts.withLock { $0[request, default: 0] } }
 
-        func record(_ input: String) { counts.withLock { $0[input, default: 0] += 1 } }
+        func record(_ request: ProbeRequest) { counts.withLock { $0[request, default: 0] += 1 } }
+    }
+
+    /// A cache whose probe counts its calls and answers with an empty result.
+    static func countingCache(_ counter: Counter) -> ProbeCache {
+        ProbeCache { request in
+            counter.record(request)
+            return .success(MediaParameters(input: request.input, probedURLs: [request.input], variant: request.variant, streams: []))
+        }
     }
 
     @Test("Concurrent requests for one input share a single probe, and later requests reuse it")
     func concurrentRequestsShareOneProbe() async throws {
         let counter = Counter()
-        let cache = ProbeCache { (key: ProbeCache.Key) throws(MediaError) -> MediaParameters in
-            counter.record(key.input)
-            return MediaParameters(input: key.input, probedURLs: [key.input], streams: [])
-        }
+        let cache = Self.countingCache(counter)
+        let a = ProbeRequest(input: "http://example.test/a.ts")
         let results = try await withThrowingTaskGroup(of: MediaParameters.self) { group in
             for _ in 0..<16 {
-                group.addTask { try await cache.parameters(for: "http://example.test/a.ts") }
+                group.addTask { try await cache.parameters(for: a) }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        _ = try await cache.parameters(for: "http://example.test/a.ts")
-        _ = try await cache.parameters(for: "http://example.test/b.ts")
+        _ = try await cache.parameters(for: a)
+        let b = ProbeRequest(input: "http://example.test/b.ts")
+        _ = try await cache.parameters(for: b)
 
         #expect(results.count == 16)
-        #expect(counter.count("http://example.test/a.ts") == 1)
-        #expect(counter.count("http://example.test/b.ts") == 1)
+        #expect(counter.count(a) == 1)
+        #expect(counter.count(b) == 1)
     }
 
-    @Test("Probes run on the probe queue's own threads, never on Swift's cooperative pool")
-    func probesLeaveTheCooperativePool() async throws {
-        let cache = ProbeCache { (key: ProbeCache.Key) throws(MediaError) -> MediaParameters in
-            MediaParameters(input: key.input, probedURLs: ProbeQueue.isCurrent ? ["probe queue"] : ["elsewhere"], streams: [])
-        }
+    @Test("Demuxing runs on the probe queue's own threads, never on Swift's cooperative pool")
+    func demuxingLeavesTheCooperativePool() async throws {
         #expect(!ProbeQueue.isCurrent)
-        #expect(try await cache.parameters(for: "a.ts").probedURLs == ["probe queue"])
+        #expect(try await ProbeQueue.run { () throws(MediaError) -> Bool in ProbeQueue.isCurrent })
+        // The demuxer's async entry point is the one that goes there; bytes that are no media fail on it.
+        await #expect(throws: MediaError.self) {
+            try await FFmpegDemuxer.streams(
+                of: Data("not media at all".utf8), input: "notes.ts", options: ProbeOptions(), deadline: .now + .seconds(5))
+        }
     }
 
     @Test("A failed probe is not kept: the next request probes again")
     func failuresAreRetried() async {
         let counter = Counter()
-        let cache = ProbeCache { (key: ProbeCache.Key) throws(MediaError) -> MediaParameters in
-            counter.record(key.input)
-            throw MediaError(input: key.input, reason: .httpStatus("5xx (server error)"))
+        let cache = ProbeCache { request in
+            counter.record(request)
+            return .failure(MediaError(input: request.input, reason: .httpStatus("5xx (server error)")))
         }
+        let down = ProbeRequest(input: "http://example.test/down.ts")
         for _ in 0..<2 {
-            await #expect(throws: MediaError.self) { try await cache.parameters(for: "http://example.test/down.ts") }
+            await #expect(throws: MediaError.self) { try await cache.parameters(for: down) }
         }
-        #expect(counter.count("http://example.test/down.ts") == 2)
+        #expect(counter.count(down) == 2)
     }
 
-    @Test("Each variant of one playlist is its own entry")
-    func variantsAreSeparateEntries() async throws {
+    @Test("Each variant, audio language and local-file permission of one input is its own entry")
+    func everyPartOfTheRequestIsPartOfTheKey() async throws {
         let counter = Counter()
-        let cache = ProbeCache { (key: ProbeCache.Key) throws(MediaError) -> MediaParameters in
-            counter.record("\(key.input)#\(key.variant ?? 0)")
-            return MediaParameters(input: key.input, probedURLs: [key.input], variant: key.variant, streams: [])
+        let cache = Self.countingCache(counter)
+        let requests = [
+            ProbeRequest(input: "m.m3u8", variant: 0), ProbeRequest(input: "m.m3u8", variant: 1),
+            ProbeRequest(input: "m.m3u8", variant: 1, preferredLanguage: "de"),
+            ProbeRequest(input: "m.m3u8", variant: 1, preferredLanguage: "de", allowsLocalFiles: false),
+        ]
+        for request in requests + requests {
+            _ = try await cache.parameters(for: request)
         }
-        _ = try await cache.parameters(for: "m.m3u8", variant: 0)
-        _ = try await cache.parameters(for: "m.m3u8", variant: 1)
-        _ = try await cache.parameters(for: "m.m3u8", variant: 1)
-        #expect(counter.count("m.m3u8#0") == 1)
-        #expect(counter.count("m.m3u8#1") == 1)
+        #expect(requests.map(counter.count) == [1, 1, 1, 1])
     }
 }

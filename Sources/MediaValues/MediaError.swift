@@ -8,7 +8,9 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         case httpStatus(String)
         case timedOut(seconds: Double)
         case unsupportedScheme(String)
-        case malformedURL(String)
+        /// Any other reason the loader gave for not reading a resource, in its own words: a refused
+        /// location, a network failure, too many redirects.
+        case cannotRead(String)
         case notMedia(detail: String)
         /// The container opened but holds no stream whose parameters could be read.
         case noUsableStreams
@@ -34,13 +36,13 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What the failing resource was to the input ("segment", "init section"), until `within` names it.
-    var role: String?
+    package var role: String?
 
     /// Runs `body`, marking a failure as one of the resource playing `role`, unless a deeper step
     /// already said what failed.
-    static func inRole<Value>(_ role: String, _ body: () throws(MediaError) -> Value) throws(MediaError) -> Value {
+    package static func inRole<Value>(_ role: String, _ body: () async throws(MediaError) -> Value) async throws(MediaError) -> Value {
         do {
-            return try body()
+            return try await body()
         } catch {
             var marked = error
             marked.role = marked.role ?? role
@@ -51,7 +53,7 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The same failure reported against `input`, the argument the caller gave, naming what failed
     /// inside it: "master.m3u8: segment http://…/seg0.ts: the server answered HTTP 404 Not Found".
     /// A failure of `opened`, the input itself as FFmpeg was asked to open it, is the input's own.
-    func within(_ input: String, openedAs opened: String) -> MediaError {
+    package func within(_ input: String, openedAs opened: String) -> MediaError {
         guard self.input != input, self.input != opened else {
             return MediaError(input: input, part: part, reason: reason)
         }
@@ -74,8 +76,8 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
             "no answer within \(Self.format(seconds)) s (timed out)"
         case .unsupportedScheme(let scheme):
             "unsupported URL scheme '\(scheme)'; use a file path, file:, http: or https:"
-        case .malformedURL(let detail):
-            "a malformed URL (\(detail))"
+        case .cannotRead(let reason):
+            reason
         case .notMedia(let detail):
             "not a media segment or playlist (\(detail))"
         case .noUsableStreams:

@@ -39,7 +39,7 @@ public struct MediaParameters: Sendable, Hashable {
         return declared.isEmpty ? streams.filter(\.isSubtitle).compactMap(\.knownLanguage) : declared
     }
 
-    /// The audio language a player starts with: the default rendition's, else the first audio stream's.
+    /// The audio language a player starts with: the selected rendition's, else the first audio stream's.
     public var selectedAudioLanguage: String? {
         renditionLanguages?.selectedAudio ?? audio?.knownLanguage
     }
@@ -54,7 +54,8 @@ public struct MediaParameters: Sendable, Hashable {
 public struct RenditionLanguages: Sendable, Hashable, Encodable {
     public var audio: [String]
     public var subtitles: [String]
-    /// The DEFAULT=YES audio rendition's language, else the first audio rendition's.
+    /// The language of the audio rendition probed: the viewer's preferred one when the variant offers
+    /// it, else the DEFAULT=YES rendition's, else the first's.
     public var selectedAudio: String?
     /// The DEFAULT=YES subtitle rendition's language; none when no subtitles show by default.
     public var selectedSubtitles: String?

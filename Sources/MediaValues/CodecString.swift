@@ -2,8 +2,8 @@
 ///
 /// H.264 and HEVC strings come from the decoder configuration itself (avcC/hvcC in MP4, the SPS in a
 /// TS), because FFmpeg's profile number drops the constraint flags the strings carry.
-enum CodecString {
-    static func make(codecName: String, profile: Int32, level: Int32, extradata: [UInt8], codecTag: UInt32) -> String? {
+package enum CodecString {
+    package static func make(codecName: String, profile: Int32, level: Int32, extradata: [UInt8], codecTag: UInt32) -> String? {
         switch codecName {
         case "h264": avc(extradata: extradata) ?? avc(profile: profile, level: level)
         case "hevc": hevc(extradata: extradata, sampleEntry: fourCC(codecTag) == "hev1" ? "hev1" : "hvc1")

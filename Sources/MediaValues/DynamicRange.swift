@@ -24,7 +24,7 @@ public enum DynamicRange: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The range a transfer characteristic (ffprobe's `color_transfer` name) implies.
-    static func from(colorTransfer: String?) -> DynamicRange {
+    package static func from(colorTransfer: String?) -> DynamicRange {
         switch colorTransfer {
         case "smpte2084": .pq
         case "arib-std-b67": .hlg
