@@ -42,7 +42,7 @@ let package = Package(
         /// identity and TXT record, and events for /reverse and /events. No I/O.
         .target(name: "SenderProtocol", dependencies: ["Emulation", "HLS"]),
         /// Views of session reports: text, JSON, JUnit XML, and HTML with SVG timelines.
-        .target(name: "Reports", dependencies: ["Casting", "Emulation"]),
+        .target(name: "Reports", dependencies: ["Emulation"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
         .target(name: "Inspection", dependencies: ["HLS", "Loading"]),
 
@@ -81,7 +81,7 @@ let package = Package(
 
         /// Casting to receivers, driving and watching them, running a playlist on a fleet, and the
         /// folder server and local fleet that support them.
-        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "SenderProtocol", "Discovery", "Emulation", "Casting", "Reports"]),
+        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "SenderProtocol", "Discovery", "Emulation", "Reports"]),
 
         // MARK: - Executables
 

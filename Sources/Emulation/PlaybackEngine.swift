@@ -173,6 +173,9 @@ public struct PlaybackEngine: Sendable {
         return events
     }
 
+    /// Plays on with a new plan from `time` (a live reload, changed client events) without interrupting playback.
+    public mutating func update(plan: PlaybackPlan, at time: Double) -> [PlaybackEvent] { handle(.updatePlan(plan), at: time) }
+
     /// Ends the session for a reason of the receiver's (replaced by a new cast, shutdown).
     public mutating func end(reason: String) -> [PlaybackEvent] {
         guard isActive else { return [] }
