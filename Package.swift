@@ -109,7 +109,7 @@ let package = Package(
         /// Also runs the real `airlab` and `airlabd` in a network namespace, so it needs both built.
         .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport", "airlab-mdns-probe", "airlab", "airlabd"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
-        .testTarget(name: "ReceiverTests", dependencies: ["TestSupport", "airlabd"]),
+        .testTarget(name: "ReceiverTests", dependencies: ["TestSupport", "airlab", "airlabd"]),
         /// Checks the units in systemd/ with systemd-analyze and against the rules they must keep.
         .testTarget(name: "SystemdUnitTests", dependencies: ["TestSupport"]),
         /// The sender side against fake receivers and against the real daemon, and the sender's commands.
