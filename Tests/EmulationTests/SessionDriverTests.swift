@@ -1,3 +1,4 @@
+import Dispatch
 import HLS
 import Synchronization
 import Testing
@@ -238,5 +239,41 @@ struct SessionDriverTests {
         #expect(report.refusals.map(\.time) == [11])
         #expect(report.endReason == "the primary content played to its end" && report.totals.sessionSeconds == 30)
         #expect(session.value?.handle(.setRate(1)) == nil, "an ended session takes no command")
+    }
+
+    // MARK: - Listeners
+
+    @Test("A listener subscribing while other threads command the session hears its snapshot and then every later event, none twice, none lost")
+    func subscribersMissNothing() throws {
+        let driver = SessionDriver(clock: VirtualClock())
+        /// Listeners by number: the rate their snapshot showed, and the rates they heard afterwards.
+        let listeners = Mutex<[Int: (snapshot: Double, heard: [Double])]>([:])
+        let session = driver.start(
+            SessionSetup(plan: Engine.plan([], duration: 600), recorder: Self.recorder("busy")),
+            callbacks: SessionCallbacks(publish: { events in
+                let rates = events.filter { $0.kind == .rateChanged }.map(\.rate)
+                listeners.withLock { listeners in
+                    for key in listeners.keys { listeners[key]!.heard += rates }
+                }
+            }))
+        // Every command sets a rate of its own, so a snapshot's rate says exactly which commands it reflects.
+        let commanders = 4, commands = 250, subscribers = 4, subscriptions = 100
+        DispatchQueue.concurrentPerform(iterations: commanders + subscribers) { worker in
+            if worker < commanders {
+                for index in 0..<commands { _ = session.handle(.setRate(1 + Double(worker * commands + index + 1) / 1000)) }
+            } else {
+                for index in 0..<subscriptions {
+                    session.withCurrentState { engine, _ in
+                        listeners.withLock { $0[(worker - commanders) * subscriptions + index] = (engine.rate, []) }
+                    }
+                }
+            }
+        }
+        let order = session.report.events.filter { $0.kind == .rateChanged }.map(\.rate)
+        #expect(order.count == commanders * commands)
+        for (number, listener) in listeners.withLock({ $0 }) {
+            let reflected = order.firstIndex(of: listener.snapshot).map { $0 + 1 } ?? 0
+            #expect(listener.heard == Array(order[reflected...]), "listener \(number) joined at rate \(listener.snapshot)")
+        }
     }
 }
