@@ -55,10 +55,8 @@ public final class SessionDriver: Sendable {
     }
 
     /// What can fall due, in the order things due at one time fire.
-    enum Due: Int, Comparable {
+    enum Due {
         case horizon, step, deadline, reload
-
-        static func < (lhs: Due, rhs: Due) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     public init(clock: any PlaybackClock) {
@@ -92,29 +90,29 @@ public final class SessionDriver: Sendable {
 
     /// Applies a sender's command at the clock's now; nil once the session has ended.
     func handle(_ command: PlaybackCommand, in id: UInt64) -> [PlaybackEvent]? {
-        change(id) { session, now, driver, state in
+        change(id) { state, now in
             let events = state.sessions[id]!.engine.handle(command, at: now)
-            driver.apply(events, to: id, in: &state)
+            apply(events, to: id, in: &state)
             return events
         }
     }
 
     /// Ends the session now for a reason of its owner's (replaced, shutdown, the sender left).
     func end(_ id: UInt64, reason: String) {
-        _ = change(id) { _, now, driver, state in
-            driver.apply(state.sessions[id]!.engine.advance(to: now), to: id, in: &state)
-            driver.apply(state.sessions[id]!.engine.end(reason: reason), to: id, in: &state)
+        _ = change(id) { state, now in
+            apply(state.sessions[id]!.engine.advance(to: now), to: id, in: &state)
+            apply(state.sessions[id]!.engine.end(reason: reason), to: id, in: &state)
         }
     }
 
     /// Plays on with a plan made again (the sender's changed client events), from now.
     func update(_ id: UInt64, to revision: PlanRevision) {
-        _ = change(id) { _, now, driver, state in driver.adopt(revision, in: id, at: now, state: &state) }
+        _ = change(id) { state, now in adopt(revision, in: id, at: now, state: &state) }
     }
 
     /// Runs `body` on an active session at the clock's now, after firing everything due; nil when the
     /// session has ended (before or while catching up).
-    private func change<T: Sendable>(_ id: UInt64, _ body: (Running, Double, SessionDriver, inout State) -> T) -> T? {
+    private func change<T: Sendable>(_ id: UInt64, _ body: (inout State, Double) -> T) -> T? {
         let (result, outboxes): (T?, [SessionOutbox]) = state.withLock { state in
             guard state.sessions[id]?.report == nil else { return (nil, []) }
             fireDue(in: &state)
@@ -122,7 +120,7 @@ public final class SessionDriver: Sendable {
                 reschedule(&state)
                 return (nil, state.takeTouched())
             }
-            let result = body(session, sessionTime(of: session), self, &state)
+            let result = body(&state, sessionTime(of: session))
             endIfIdle(id, in: &state)
             reschedule(&state)
             return (result, state.takeTouched())
@@ -183,18 +181,27 @@ public final class SessionDriver: Sendable {
     /// (ties: the session started first).
     private func fireDue(in state: inout State) {
         let limit = clock.now
+        // Only the session that fired changes: the others' next moments are worked out once.
+        var upcoming: [UInt64: (at: Double, time: Double, due: Due)] = [:]
+        func look(at id: UInt64) {
+            guard let session = state.sessions[id], let next = Self.next(of: session) else {
+                upcoming[id] = nil
+                return
+            }
+            upcoming[id] = (session.origin + next.time, next.time, next.due)
+        }
+        state.sessions.keys.forEach(look)
         while true {
-            var chosen: (id: UInt64, at: Double, time: Double, due: Due)?
-            for (id, session) in state.sessions {
-                guard let next = Self.next(of: session) else { continue }
-                let at = session.origin + next.time
-                guard at <= limit else { continue }
-                if let current = chosen, (current.at, current.id) < (at, id) { continue }
-                chosen = (id, at, next.time, next.due)
+            var chosen: (id: UInt64, time: Double, due: Due)?
+            var earliest = (at: limit, id: UInt64.max)
+            for (id, next) in upcoming where next.at <= limit && (next.at, id) <= earliest {
+                earliest = (next.at, id)
+                chosen = (id, next.time, next.due)
             }
             guard let chosen else { return }
             fire(chosen.due, at: chosen.time, in: chosen.id, state: &state)
             endIfIdle(chosen.id, in: &state)
+            look(at: chosen.id)
         }
     }
 
@@ -223,14 +230,15 @@ public final class SessionDriver: Sendable {
     }
 
     private func finishReload(_ id: UInt64, scheduledAt time: Double, _ outcome: ReloadOutcome) {
-        _ = change(id) { session, now, driver, state in
+        _ = change(id) { state, now in
             switch outcome {
             case .revised(let revision):
-                driver.adopt(revision, in: id, at: now, state: &state)
+                adopt(revision, in: id, at: now, state: &state)
             case .failed(let reason):
                 state.sessions[id]!.recorder.recordError("reload at \(PlaybackCommand.format(time)) s: \(reason)")
             }
-            state.sessions[id]!.reloads!.next = time + session.reloads!.interval
+            // Due a reload interval after the one before was due, however long that one took.
+            state.sessions[id]!.reloads!.next = time + state.sessions[id]!.reloads!.interval
         }
     }
 

@@ -8,10 +8,10 @@ import Synchronization
 /// What one receiver knows and does, apart from the HTTP server: the session playing, casts being
 /// loaded, the listeners, the stored reports and the counters.
 ///
-/// Its sessions play on one `SessionDriver` over a real clock scaled by the receiver's `--time-scale`
-/// (one driver per receiver, because the time scale is a receiver's setting). No session is commanded
-/// while this receiver's lock is held, and the driver hands events and reports over after releasing
-/// its own, so a report being written never holds up `/playback-info`, which reads both locks.
+/// Its sessions play on a `SessionDriver` over a real clock at the receiver's `--time-scale`, shared by
+/// the receivers of a fleet that play at one scale. No session is commanded while this receiver's lock
+/// is held, and the driver hands events and reports over after releasing its own, so a report being
+/// written never holds up `/playback-info`, which reads both locks.
 final class ReceiverCore: Sendable {
     let configuration: ReceiverConfiguration
     let identity: ReceiverIdentity
@@ -44,11 +44,14 @@ final class ReceiverCore: Sendable {
         connectionCount.withLock { $0 }?() ?? 0
     }
 
-    init(configuration: ReceiverConfiguration, planner: CastPlanner, log: @escaping @Sendable (String) -> Void) throws(ReceiverError) {
+    /// - Parameter driver: plays the sessions; its clock must run at `configuration.timeScale`.
+    init(
+        configuration: ReceiverConfiguration, planner: CastPlanner, driver: SessionDriver, log: @escaping @Sendable (String) -> Void
+    ) throws(ReceiverError) {
         self.configuration = configuration
         self.planner = planner
+        self.driver = driver
         self.log = log
-        driver = SessionDriver(clock: ScaledClock(scale: configuration.timeScale))
         identity = ReceiverIdentity(
             name: configuration.name, model: configuration.profile.model,
             deviceIDSeed: configuration.profile.deviceIDSeed ?? configuration.profile.name, hasPassword: configuration.password != nil,
