@@ -26,6 +26,10 @@ public final class SessionDriver: Sendable {
         var generation: UInt64 = 0
         /// The outboxes that have outputs queued since the lock was last taken.
         var touched: [UInt64: SessionOutbox] = [:]
+        /// What each active session does next on its own: on the clock, and in its own time. Kept
+        /// apart from the sessions and refreshed only for the session that changed, because working
+        /// out an engine's next deadline is the costly part of choosing what fires next.
+        var upcoming: [UInt64: Upcoming] = [:]
 
         mutating func takeTouched() -> [SessionOutbox] {
             defer { touched.removeAll() }
@@ -54,6 +58,12 @@ public final class SessionDriver: Sendable {
         var next: Double?
     }
 
+    struct Upcoming {
+        var at: Double
+        var time: Double
+        var due: Due
+    }
+
     /// What can fall due, in the order things due at one time fire.
     enum Due {
         case horizon, step, deadline, reload
@@ -79,7 +89,7 @@ public final class SessionDriver: Sendable {
                 origin: clock.now, engine: PlaybackEngine(plan: setup.plan, now: 0), recorder: setup.recorder, steps: setup.script.steps[...],
                 horizon: setup.horizon, idleEndReason: setup.idleEndReason, reloads: reloads, outbox: outbox)
             apply(state.sessions[id]!.engine.handle(.play(from: setup.startPosition), at: 0), to: id, in: &state)
-            endIfIdle(id, in: &state)
+            settle(id, in: &state)
             fireDue(in: &state)
             reschedule(&state)
             return (id, state.takeTouched())
@@ -121,7 +131,7 @@ public final class SessionDriver: Sendable {
                 return (nil, state.takeTouched())
             }
             let result = body(&state, sessionTime(of: session))
-            endIfIdle(id, in: &state)
+            settle(id, in: &state)
             reschedule(&state)
             return (result, state.takeTouched())
         }
@@ -133,6 +143,7 @@ public final class SessionDriver: Sendable {
     func forget(_ id: UInt64) {
         state.withLock { state in
             state.sessions[id] = nil
+            state.upcoming[id] = nil
             reschedule(&state)
         }
     }
@@ -181,27 +192,15 @@ public final class SessionDriver: Sendable {
     /// (ties: the session started first).
     private func fireDue(in state: inout State) {
         let limit = clock.now
-        // Only the session that fired changes: the others' next moments are worked out once.
-        var upcoming: [UInt64: (at: Double, time: Double, due: Due)] = [:]
-        func look(at id: UInt64) {
-            guard let session = state.sessions[id], let next = Self.next(of: session) else {
-                upcoming[id] = nil
-                return
-            }
-            upcoming[id] = (session.origin + next.time, next.time, next.due)
-        }
-        state.sessions.keys.forEach(look)
         while true {
-            var chosen: (id: UInt64, time: Double, due: Due)?
-            var earliest = (at: limit, id: UInt64.max)
-            for (id, next) in upcoming where next.at <= limit && (next.at, id) <= earliest {
-                earliest = (next.at, id)
-                chosen = (id, next.time, next.due)
+            var chosen: (id: UInt64, next: Upcoming)?
+            for (id, next) in state.upcoming where next.at <= limit {
+                if let current = chosen, (current.next.at, current.id) < (next.at, id) { continue }
+                chosen = (id, next)
             }
             guard let chosen else { return }
-            fire(chosen.due, at: chosen.time, in: chosen.id, state: &state)
-            endIfIdle(chosen.id, in: &state)
-            look(at: chosen.id)
+            fire(chosen.next.due, at: chosen.next.time, in: chosen.id, state: &state)
+            settle(chosen.id, in: &state)
         }
     }
 
@@ -248,12 +247,16 @@ public final class SessionDriver: Sendable {
         state.sessions[id]!.recorder.add(revision.diagnostics.filter { $0.severity != .info })
     }
 
-    /// Ends a session with nothing left to happen, when its setup says so.
-    private func endIfIdle(_ id: UInt64, in state: inout State) {
-        guard let session = state.sessions[id], session.report == nil, let reason = session.idleEndReason,
-            Self.next(of: session) == nil, session.reloads.map({ $0.next != nil }) ?? true
-        else { return }
-        apply(state.sessions[id]!.engine.end(reason: reason), to: id, in: &state)
+    /// After anything happened to a session: ends it if it has nothing left to happen and its setup
+    /// says so, and notes what it does next.
+    private func settle(_ id: UInt64, in state: inout State) {
+        guard let session = state.sessions[id] else { return }
+        var next = Self.next(of: session)
+        if next == nil, session.report == nil, let reason = session.idleEndReason, session.reloads.map({ $0.next != nil }) ?? true {
+            apply(state.sessions[id]!.engine.end(reason: reason), to: id, in: &state)
+            next = nil
+        }
+        state.upcoming[id] = next.map { Upcoming(at: session.origin + $0.time, time: $0.time, due: $0.due) }
     }
 
     /// Records what the engine did and queues it for the owner; an engine that stopped ends the session.
@@ -274,7 +277,7 @@ public final class SessionDriver: Sendable {
 
     /// Sets the alarm for the earliest thing due, unless it is set already.
     private func reschedule(_ state: inout State) {
-        let next = state.sessions.values.compactMap { session in Self.next(of: session).map { session.origin + $0.time } }.min()
+        let next = state.upcoming.values.map(\.at).min()
         guard state.alarm?.time != next else { return }
         state.alarm?.handle.cancel()
         state.alarm = nil

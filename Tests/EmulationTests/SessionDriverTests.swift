@@ -131,10 +131,8 @@ struct SessionDriverTests {
 
     @Test("A reload's fetch holds the virtual clock: no session moves until its plan is adopted, at the time the reload was due")
     func reloadHoldsTheVirtualClock() async throws {
-        var live = Engine.plan([], duration: 60)
-        live.isLive = true
-        var reloaded = live
-        reloaded.breaks = [Engine.ad("late-ad", at: 6, duration: 3)]
+        let live = PlaybackPlan(primaryDuration: 60, isLive: true)
+        let reloaded = PlaybackPlan(primaryDuration: 60, isLive: true, breaks: [Engine.ad("late-ad", at: 6, duration: 3)])
         let clock = VirtualClock()
         let reloads = GatedReloads(clock: clock)
         let log = OutputLog()
