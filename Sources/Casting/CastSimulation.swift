@@ -31,15 +31,27 @@ public struct CastSimulation: Sendable {
         }
         let clock = VirtualClock()
         let driver = SessionDriver(clock: clock)
-        let sessions = plans.map { plan in
-            var recorder = SessionRecorder(profile: plan.profile.name, playlist: cast.request.playlist, seed: plan.seed, startPosition: plan.startPosition ?? 0)
-            recorder.describe(variant: plan.variant?.variant.uri, diagnostics: plan.diagnostics)
-            return driver.start(Simulation.setup(
-                plan: plan.plan, script: script, startPosition: plan.startPosition, until: until, recorder: recorder,
-                reloads: PlayingCast(prepared: cast, cast: plan, planner: planner)))
-        }
+        let sessions = plans.map { driver.start(setup($0, prepared: cast)) }
         await clock.run()
         report.sessions = sessions.map(\.report)
         return report
+    }
+
+    /// Plays one plan alone, on a virtual clock of its own, to its end (or `until`) and returns its report.
+    public func play(_ plan: CastPlan, prepared: PreparedCast) async -> SessionReport {
+        let clock = VirtualClock()
+        let session = SessionDriver(clock: clock).start(setup(plan, prepared: prepared))
+        await clock.run()
+        return session.report
+    }
+
+    /// One receiver's simulated session of the cast, reloading it when it is live.
+    private func setup(_ plan: CastPlan, prepared: PreparedCast) -> SessionSetup {
+        var recorder = SessionRecorder(
+            profile: plan.profile.name, playlist: prepared.request.playlist, seed: plan.seed, startPosition: plan.startPosition ?? 0)
+        recorder.describe(variant: plan.variant?.variant.uri, diagnostics: plan.diagnostics)
+        return Simulation.setup(
+            plan: plan.plan, script: script, startPosition: plan.startPosition, until: until, recorder: recorder,
+            reloads: PlayingCast(prepared: prepared, cast: plan, planner: planner))
     }
 }
