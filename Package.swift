@@ -48,7 +48,7 @@ let package = Package(
         /// identity and TXT record, and events for /reverse and /events. No I/O.
         .target(name: "SenderProtocol", dependencies: ["Emulation", "HLS"]),
         /// Views of session reports: text, JSON, JUnit XML, and HTML with SVG timelines.
-        .target(name: "Reports", dependencies: ["Casting", "Emulation"]),
+        .target(name: "Reports", dependencies: ["Emulation"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
         .target(name: "Inspection", dependencies: ["HLS", "Loading"]),
 
@@ -87,7 +87,7 @@ let package = Package(
 
         /// Casting to receivers, driving and watching them, running a playlist on a fleet, and the
         /// folder server and local fleet that support them.
-        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "SenderProtocol", "Discovery", "Emulation", "Casting", "Reports"]),
+        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "SenderProtocol", "Discovery", "Emulation", "Reports"]),
 
         // MARK: - Executables
 
@@ -126,7 +126,7 @@ let package = Package(
         /// Replays every kept fuzz input through the targets' replay programs.
         .testTarget(name: "FuzzTests", dependencies: ["TestSupport", "fuzz-playlist", "fuzz-asset-list"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
-        .testTarget(name: "ReceiverTests", dependencies: ["TestSupport", "airlabd"]),
+        .testTarget(name: "ReceiverTests", dependencies: ["TestSupport", "airlab", "airlabd"]),
         /// Checks the units in systemd/ with systemd-analyze and against the rules they must keep.
         .testTarget(name: "SystemdUnitTests", dependencies: ["TestSupport"]),
         /// The sender side against fake receivers and against the real daemon, and the sender's commands.

@@ -1,33 +1,7 @@
 import Emulation
 import HLS
 
-/// What `airlab simulate` reports: one session per receiver profile, and the profiles that could not
-/// play the cast at all.
-public struct SimulationReport: Sendable, Codable {
-    public struct Failure: Sendable, Codable, Hashable {
-        public var profile: String
-        public var reason: String
-
-        public init(profile: String, reason: String) {
-            self.profile = profile
-            self.reason = reason
-        }
-    }
-
-    public var playlist: String
-    public var seed: UInt64
-    public var sessions: [SessionReport]
-    public var failures: [Failure]
-
-    public init(playlist: String, seed: UInt64, sessions: [SessionReport], failures: [Failure]) {
-        self.playlist = playlist
-        self.seed = seed
-        self.sessions = sessions
-        self.failures = failures
-    }
-}
-
-/// Plays one prepared cast on each profile on a virtual clock.
+/// Plays one prepared cast on each profile, all on one virtual clock.
 public struct CastSimulation: Sendable {
     public var planner: CastPlanner
     public var script: SenderScript
@@ -39,51 +13,45 @@ public struct CastSimulation: Sendable {
         self.until = until
     }
 
-    /// Plans and plays the cast on every profile, in order; a profile that cannot play it is a failure
-    /// in the report, not the end of the run.
+    /// Plans the cast for every profile, then plays every plan on one shared virtual clock; a profile
+    /// that cannot play it is a failure in the report, not the end of the run. Sessions and failures
+    /// are reported in the profiles' order.
+    ///
+    /// Live content is reloaded every target duration of session time: date ranges merge, new
+    /// interstitials are resolved and planned, and the engine continues on the new plan.
     public func run(_ cast: PreparedCast, profiles: [ReceiverProfile], seed: UInt64) async -> SimulationReport {
         var report = SimulationReport(playlist: cast.request.playlist, seed: seed, sessions: [], failures: [])
+        var plans: [CastPlan] = []
         for profile in profiles {
             do throws(CastError) {
-                let plan = try await planner.plan(cast, profile: profile, seed: seed)
-                report.sessions.append(await play(plan, prepared: cast))
+                plans.append(try await planner.plan(cast, profile: profile, seed: seed))
             } catch {
                 report.failures.append(.init(profile: profile.name, reason: error.reason))
             }
         }
+        let clock = VirtualClock()
+        let driver = SessionDriver(clock: clock)
+        let sessions = plans.map { driver.start(setup($0, prepared: cast)) }
+        await clock.run()
+        report.sessions = sessions.map(\.report)
         return report
     }
 
-    /// Plays one plan to its end (or `until`) and returns its report.
-    ///
-    /// Live content is reloaded every target duration of session time: date ranges merge, new
-    /// interstitials are resolved and planned, and the engine continues on the new plan.
-    public func play(_ cast: CastPlan, prepared: PreparedCast) async -> SessionReport {
+    /// Plays one plan alone, on a virtual clock of its own, to its end (or `until`) and returns its report.
+    public func play(_ plan: CastPlan, prepared: PreparedCast) async -> SessionReport {
+        let clock = VirtualClock()
+        let session = SessionDriver(clock: clock).start(setup(plan, prepared: prepared))
+        await clock.run()
+        return session.report
+    }
+
+    /// One receiver's simulated session of the cast, reloading it when it is live.
+    private func setup(_ plan: CastPlan, prepared: PreparedCast) -> SessionSetup {
         var recorder = SessionRecorder(
-            profile: cast.profile.name, playlist: prepared.request.playlist, seed: cast.seed, startPosition: cast.startPosition ?? 0)
-        recorder.describe(variant: cast.variant?.variant.uri, diagnostics: cast.diagnostics)
-        var simulation = Simulation(plan: cast.plan, script: script, startPosition: cast.startPosition, until: until, recorder: recorder)
-        guard cast.plan.isLive, let interval = prepared.media.targetDuration, interval > 0 else {
-            simulation.run(until: .infinity)
-            return simulation.finish()
-        }
-        var window = LiveWindow()
-        var current = prepared
-        current.media = window.absorb(prepared.media).playlist
-        var reloadAt = interval
-        while simulation.isActive {
-            simulation.run(until: reloadAt)
-            guard simulation.isActive else { break }
-            do throws(CastError) {
-                current = try await planner.reload(current, window: &window)
-                simulation.update(try await planner.plan(current, profile: cast.profile, seed: cast.seed).plan)
-                simulation.note(current.diagnostics.filter { $0.severity != .info })
-            } catch {
-                // A reload that fails leaves the receiver on the window it has, as a player keeps playing.
-                simulation.noteError("reload at \(PlaybackCommand.format(reloadAt)) s: \(error.reason)")
-            }
-            reloadAt += interval
-        }
-        return simulation.finish()
+            profile: plan.profile.name, playlist: prepared.request.playlist, seed: plan.seed, startPosition: plan.startPosition ?? 0)
+        recorder.describe(variant: plan.variant?.variant.uri, diagnostics: plan.diagnostics)
+        return Simulation.setup(
+            plan: plan.plan, script: script, startPosition: plan.startPosition, until: until, recorder: recorder,
+            reloads: PlayingCast(prepared: prepared, cast: plan, planner: planner))
     }
 }

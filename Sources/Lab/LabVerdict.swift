@@ -1,4 +1,4 @@
-import Casting
+import Emulation
 import Reports
 
 /// What a lab run's exit status says: everything passed, a threshold failed, or something broke.

@@ -14,10 +14,17 @@ public final class Receiver: Sendable {
 
     /// - Parameters:
     ///   - planner: shared by a fleet, so that its probe cache serves every receiver.
+    ///   - driver: plays the sessions, shared by a fleet's receivers so that they run on one clock; its
+    ///     clock must run at `configuration.timeScale`. Nil: a driver of this receiver's own.
     ///   - log: one line for the operator (a report that could not be written, an unreadable state file).
-    public init(configuration: ReceiverConfiguration, planner: CastPlanner, log: @escaping @Sendable (String) -> Void = { _ in }) throws(ReceiverError) {
+    public init(
+        configuration: ReceiverConfiguration, planner: CastPlanner, driver: SessionDriver? = nil,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(ReceiverError) {
         self.configuration = configuration
-        core = try ReceiverCore(configuration: configuration, planner: planner, log: log)
+        core = try ReceiverCore(
+            configuration: configuration, planner: planner, driver: driver ?? SessionDriver(clock: ScaledClock(scale: configuration.timeScale)),
+            log: log)
         var http = configuration.http
         // Senders read /server-info before they know a password is needed, and scrapers read /metrics.
         http.authentication = configuration.password.map { DigestAuthentication(password: $0, exemptPaths: ["/server-info", "/metrics"]) }

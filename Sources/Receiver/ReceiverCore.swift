@@ -8,9 +8,10 @@ import Synchronization
 /// What one receiver knows and does, apart from the HTTP server: the session playing, casts being
 /// loaded, the listeners, the stored reports and the counters.
 ///
-/// Lock order, to stay free of deadlocks: this receiver's lock, then a session's, then the hub's and
-/// the store's. A session never calls back into the receiver while holding its own lock: it reports
-/// its end afterwards, in a task of its own.
+/// Its sessions play on a `SessionDriver` over a real clock at the receiver's `--time-scale`, shared by
+/// the receivers of a fleet that play at one scale. No session is commanded while this receiver's lock
+/// is held, and the driver hands events and reports over after releasing its own, so a report being
+/// written never holds up `/playback-info`, which reads both locks.
 final class ReceiverCore: Sendable {
     let configuration: ReceiverConfiguration
     let identity: ReceiverIdentity
@@ -18,6 +19,7 @@ final class ReceiverCore: Sendable {
     let hub = EventHub()
     let store: SessionStore
     let metrics = ReceiverMetrics()
+    let driver: SessionDriver
     /// Warnings for the log (a report that could not be written); read by whoever logs.
     let log: @Sendable (String) -> Void
 
@@ -42,9 +44,13 @@ final class ReceiverCore: Sendable {
         connectionCount.withLock { $0 }?() ?? 0
     }
 
-    init(configuration: ReceiverConfiguration, planner: CastPlanner, log: @escaping @Sendable (String) -> Void) throws(ReceiverError) {
+    /// - Parameter driver: plays the sessions; its clock must run at `configuration.timeScale`.
+    init(
+        configuration: ReceiverConfiguration, planner: CastPlanner, driver: SessionDriver, log: @escaping @Sendable (String) -> Void
+    ) throws(ReceiverError) {
         self.configuration = configuration
         self.planner = planner
+        self.driver = driver
         self.log = log
         identity = ReceiverIdentity(
             name: configuration.name, model: configuration.profile.model,
@@ -70,14 +76,14 @@ final class ReceiverCore: Sendable {
     func play(_ request: PlayRequest, connection: HTTPConnectionID) async throws(ProtocolError) -> PlaybackSession {
         try checkScheme(of: request.contentLocation)
         let attachedTo: HTTPConnectionID? = request.detached ? nil : connection
-        let ticket: UInt64 = try sessions.withLock { sessions throws(ProtocolError) in
+        let (ticket, replaced) = try sessions.withLock { sessions throws(ProtocolError) in
             guard !sessions.stopping else { throw ProtocolError(status: 503, "the receiver is shutting down") }
             sessions.latestTicket += 1
             if let attachedTo { sessions.loading[attachedTo] = false }
-            // A new cast replaces the one playing at once, as a TV switches to what it was sent.
-            sessions.current?.end(reason: "replaced by a new cast")
-            return sessions.latestTicket
+            return (sessions.latestTicket, sessions.current)
         }
+        // A new cast replaces the one playing at once, as a TV switches to what it was sent.
+        replaced?.end(reason: "replaced by a new cast")
         defer { if let attachedTo { _ = sessions.withLock { $0.loading.removeValue(forKey: attachedTo) } } }
 
         var castRequest = CastRequest(
@@ -100,33 +106,42 @@ final class ReceiverCore: Sendable {
             throw ProtocolError(status: 422, "\(error.input): \(error.reason)")
         }
 
-        let session = PlaybackSession(
-            id: UUID().uuidString.lowercased(),
-            request: SessionRequest(senderSessionID: request.sessionID, connection: attachedTo, script: request.script ?? SenderScript()),
-            prepared: prepared, cast: cast, planner: planner, timeScale: configuration.timeScale,
-            publish: { [hub, metrics] session, events in
-                metrics.count(events)
-                hub.publish(events, senderSessionID: session.senderSessionID, sessionID: session.id)
-            },
-            store: { [store, log] session, report in
-                let entry = SessionStore.Entry(
-                    id: session.id, startedAt: session.startedAt, profile: session.profile.name, playlist: session.playlist,
-                    endReason: report.endReason)
-                if let failure = store.save(entry, report: report) { log(failure) }
-            },
-            ended: { [weak self] session in
-                Task { self?.sessionEnded(session) }
-            })
         try sessions.withLock { sessions throws(ProtocolError) in
             guard !sessions.stopping else { throw ProtocolError(status: 503, "the receiver is shutting down") }
             guard sessions.latestTicket == ticket else { throw ProtocolError(status: 409, "a later /play replaced this one before it started") }
             if let attachedTo, sessions.loading[attachedTo] == true {
                 throw ProtocolError(status: 409, "the sender closed the connection that sent /play while the cast loaded")
             }
-            sessions.current = session
-            metrics.countSessionStarted()
-            session.start(at: prepared.request.startPosition ?? cast.startPosition)
         }
+        let id = UUID().uuidString.lowercased()
+        let startedAt = Date()
+        let senderSessionID = request.sessionID
+        let session = PlaybackSession(
+            id: id, startedAt: startedAt,
+            request: SessionRequest(senderSessionID: senderSessionID, connection: attachedTo, script: request.script ?? SenderScript()),
+            prepared: prepared, cast: cast, planner: planner, driver: driver,
+            callbacks: SessionCallbacks(
+                publish: { [hub, metrics] events in
+                    metrics.count(events)
+                    hub.publish(events, senderSessionID: senderSessionID, sessionID: id)
+                },
+                store: { [store, log, profile = cast.profile.name, playlist = prepared.request.playlist] report in
+                    let entry = SessionStore.Entry(id: id, startedAt: startedAt, profile: profile, playlist: playlist, endReason: report.endReason)
+                    if let failure = store.save(entry, report: report) { log(failure) }
+                },
+                ended: { [weak self] in
+                    Task { self?.sessionEnded(id) }
+                }))
+        metrics.countSessionStarted()
+        // Started outside the lock (starting publishes events): what happened meanwhile ends it at once.
+        let superseded: String? = sessions.withLock { sessions in
+            if sessions.stopping { return "shutdown" }
+            if sessions.latestTicket != ticket { return "replaced by a new cast" }
+            if let attachedTo, sessions.loading[attachedTo] == true { return "the sender closed the connection that sent /play" }
+            sessions.current = session
+            return nil
+        }
+        if let superseded { session.end(reason: superseded) }
         return session
     }
 
@@ -143,10 +158,10 @@ final class ReceiverCore: Sendable {
         throw ProtocolError("'\(location)' uses the scheme '\(scheme!)'; only http and https URLs can be cast")
     }
 
-    private func sessionEnded(_ session: PlaybackSession) {
+    private func sessionEnded(_ id: String) {
         metrics.countSessionEnded()
         sessions.withLock { sessions in
-            if sessions.current === session { sessions.current = nil }
+            if sessions.current?.id == id { sessions.current = nil }
         }
     }
 
@@ -154,12 +169,11 @@ final class ReceiverCore: Sendable {
 
     /// A TCP connection closed: a legacy sender leaving ends the session its /play started.
     func connectionClosed(_ connection: HTTPConnectionID) {
-        sessions.withLock { sessions in
+        let left = sessions.withLock { sessions -> PlaybackSession? in
             if sessions.loading[connection] != nil { sessions.loading[connection] = true }
-            if let session = sessions.current, session.connection == connection {
-                session.end(reason: "the sender closed the connection that sent /play")
-            }
+            return sessions.current.flatMap { $0.connection == connection ? $0 : nil }
         }
+        left?.end(reason: "the sender closed the connection that sent /play")
     }
 
     // MARK: - Shutdown
@@ -167,10 +181,11 @@ final class ReceiverCore: Sendable {
     /// Ends the session playing with reason `shutdown` (its report is written before this returns)
     /// and refuses new casts.
     func shutdown() {
-        sessions.withLock { sessions in
+        let playing = sessions.withLock { sessions in
             sessions.stopping = true
-            sessions.current?.end(reason: "shutdown")
+            return sessions.current
         }
+        playing?.end(reason: "shutdown")
         hub.closeAll()
     }
 }

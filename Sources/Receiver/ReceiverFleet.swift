@@ -1,9 +1,13 @@
 import Casting
 import Discovery
+import Emulation
 import Foundation
 import Synchronization
 
 /// The receivers one `airlabd` hosts, one per profile, and their mDNS advertisements.
+///
+/// The receivers share one session driver, on one scaled clock (one per time scale, should receivers
+/// be configured with different ones), so that sessions across the fleet run on one timeline.
 ///
 /// mDNS is optional (DESIGN.md §8): without avahi the receivers serve anyway, the publisher waits,
 /// and they are published when avahi appears; when it restarts they are published again.
@@ -13,9 +17,12 @@ public final class ReceiverFleet: Sendable {
     private let log: @Sendable (String) -> Void
 
     public init(configurations: [ReceiverConfiguration], planner: CastPlanner, log: @escaping @Sendable (String) -> Void) throws(ReceiverError) {
+        var drivers: [Double: SessionDriver] = [:]
         var receivers: [Receiver] = []
         for configuration in configurations {
-            receivers.append(try Receiver(configuration: configuration, planner: planner, log: log))
+            let driver = drivers[configuration.timeScale] ?? SessionDriver(clock: ScaledClock(scale: configuration.timeScale))
+            drivers[configuration.timeScale] = driver
+            receivers.append(try Receiver(configuration: configuration, planner: planner, driver: driver, log: log))
         }
         self.receivers = receivers
         self.log = log

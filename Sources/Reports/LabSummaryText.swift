@@ -1,4 +1,3 @@
-import Casting
 import Emulation
 
 /// The terminal view of a lab run: one row per receiver and interstitial with its switches and its

@@ -1,4 +1,4 @@
-import Casting
+import Emulation
 import Foundation
 
 /// The JSON form of a simulation: the source that every other view of the sessions is made from.

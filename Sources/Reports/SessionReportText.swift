@@ -1,4 +1,3 @@
-import Casting
 import Emulation
 import Foundation
 
