@@ -100,11 +100,17 @@ struct ConnectionWatch {
     // MARK: - The sweep
 
     /// The connections whose deadline has passed, now marked closing (each is returned once).
-    mutating func takeExpired(at now: Instant) -> [Closure] {
+    ///
+    /// - Parameter unread: whether a connection's socket holds bytes the server has not read yet. Such
+    ///   a connection is spared until a later sweep: the client did send, and it is the server (its
+    ///   polling thread starved of the CPU on a loaded machine) that is late, which a deadline meant for
+    ///   slow clients must not punish.
+    mutating func takeExpired(at now: Instant, unread: (Int32) -> Bool = { _ in false }) -> [Closure] {
         var expired: [Closure] = []
         for (id, connection) in connections {
             switch connection.phase {
             case .receiving(let deadline?) where deadline <= now, .idle(let deadline?) where deadline <= now:
+                if unread(connection.descriptor) { continue }
                 expired.append(Closure(id: id, descriptor: connection.descriptor))
             default:
                 continue

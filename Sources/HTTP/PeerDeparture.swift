@@ -30,4 +30,10 @@ enum PeerDeparture {
         let failure = errno
         return failure != EAGAIN && failure != EWOULDBLOCK && failure != EINTR
     }
+
+    /// Whether the client's bytes wait in the socket for the server to read them.
+    static func hasUnreadBytes(_ descriptor: Int32) -> Bool {
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+    }
 }

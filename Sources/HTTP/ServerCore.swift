@@ -135,7 +135,7 @@ final class ServerCore: @unchecked Sendable {
     private func sweepConnections() -> Bool {
         state.withLock { state in
             guard !state.stopping else { return false }
-            let expired = state.watch.takeExpired(at: .now)
+            let expired = state.watch.takeExpired(at: .now, unread: PeerDeparture.hasUnreadBytes)
             let departed = PeerDeparture.departed(among: state.watch.waitingForRequest)
             for closure in departed { state.watch.markClosing(closure.id) }
             state.closedPastDeadline += expired.count

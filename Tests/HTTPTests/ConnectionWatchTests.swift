@@ -24,6 +24,17 @@ struct ConnectionWatchTests {
         #expect(watch.connections[1]?.phase == .closing)
     }
 
+    @Test("A connection past its deadline whose client's bytes wait unread in its socket is spared: the server is late, not the client")
+    func unreadBytesSpareAConnection() {
+        var watch = Self.watch()
+        watch.opened(1, descriptor: 10, at: Self.at(0))
+        watch.opened(2, descriptor: 11, at: Self.at(0))
+
+        #expect(watch.takeExpired(at: Self.at(6), unread: { $0 == 10 }) == [ConnectionWatch.Closure(id: 2, descriptor: 11)])
+        #expect(watch.connections[1]?.phase == .receiving(deadline: Self.at(5)), "still watched, for a later sweep")
+        #expect(watch.takeExpired(at: Self.at(7)) == [ConnectionWatch.Closure(id: 1, descriptor: 10)], "once read and still incomplete, it goes")
+    }
+
     @Test("A complete request is not timed: its handler, a long response or an event stream may take as long as they need")
     func answeringIsNotTimed() {
         var watch = Self.watch()
