@@ -92,9 +92,12 @@ final class BrowseSession: @unchecked Sendable {
     ) {
         switch event {
         case AVAHI_BROWSER_NEW:
+            // The address asked for is of the family the service was seen over: avahi also publishes AAAA
+            // records over IPv4 by default, and a link-local IPv6 address without its scope is of no use
+            // to a sender that found the receiver over IPv4.
             let resolver = avahi_service_resolver_new(
                 avahi_service_browser_get_client(browser), interface, `protocol`, name, type, domain,
-                AvahiProtocol(AVAHI_PROTO_UNSPEC), AvahiLookupFlags(0),
+                `protocol`, AvahiLookupFlags(0),
                 browseSessionResolverEvent, Unmanaged.passUnretained(self).toOpaque())
             if resolver != nil { progress.withLock { $0.pendingResolutions += 1 } }
         case AVAHI_BROWSER_REMOVE:
