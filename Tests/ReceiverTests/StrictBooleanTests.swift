@@ -20,13 +20,16 @@ struct StrictBooleanTests {
                 // Nothing played: the refused casts started no session.
                 #expect(try await daemon.send("POST", "/rate?value=1").status == 409)
 
-                let id = try await daemon.cast(media.plainPlaylist, extra: ["automaticallyHandlesInterstitialEvents": false])
+                // The receiver pauses itself at once on its own clock, so the short stream cannot end before
+                // the setProperty requests reach it, however loaded the machine is.
+                let id = try await daemon.cast(media.plainPlaylist, extra: ["automaticallyHandlesInterstitialEvents": false, "script": "at 0.01 pause"])
                 let flagZero = try await daemon.send(
                     "PUT", "/setProperty?automaticallyHandlesInterstitialEvents", headers: json, body: Data("{\"value\": 0}".utf8))
                 #expect(flagZero.status == 400 && flagZero.text == "automaticallyHandlesInterstitialEvents must be true or false\n", "\(flagZero)")
                 let flagTrue = try await daemon.send(
                     "PUT", "/setProperty?automaticallyHandlesInterstitialEvents", headers: json, body: Data("{\"value\": true}".utf8))
                 #expect(flagTrue.status == 200, "\(flagTrue)")
+                #expect(try await daemon.send("POST", "/rate?value=1").status == 200)
                 let report = try await daemon.reportWhenEnded(id)
                 #expect(report["endReason"] as? String == "the primary content played to its end")
             }
