@@ -106,6 +106,13 @@ let package = Package(
         .executableTarget(name: "fuzz-playlist", dependencies: ["FuzzReplay", "HLS", "Inspection"], path: "Fuzz/PlaylistFuzz"),
         .executableTarget(
             name: "fuzz-asset-list", dependencies: ["FuzzReplay", "HLS", "Inspection", "Loading"], path: "Fuzz/AssetListFuzz"),
+        .executableTarget(name: "fuzz-play-request", dependencies: ["FuzzReplay", "SenderProtocol"], path: "Fuzz/PlayRequestFuzz"),
+        .executableTarget(
+            name: "fuzz-set-property", dependencies: ["FuzzReplay", "Emulation", "HLS", "SenderProtocol"], path: "Fuzz/SetPropertyFuzz"),
+        .executableTarget(
+            name: "fuzz-property-list", dependencies: ["FuzzReplay", "Emulation", "SenderProtocol"], path: "Fuzz/PropertyListFuzz"),
+        .executableTarget(name: "fuzz-request-head", dependencies: ["FuzzReplay", "HTTP", "SenderProtocol"], path: "Fuzz/RequestHeadFuzz"),
+        .executableTarget(name: "fuzz-segment-probe", dependencies: ["FuzzReplay", "Media", "MediaValues"], path: "Fuzz/SegmentProbeFuzz"),
 
         // MARK: - Tests
 
@@ -124,7 +131,12 @@ let package = Package(
         /// Also runs the real `airlab` and `airlabd` in a network namespace, so it needs both built.
         .testTarget(name: "DiscoveryTests", dependencies: ["Discovery", "TestSupport", "airlab-mdns-probe", "airlab", "airlabd"]),
         /// Replays every kept fuzz input through the targets' replay programs.
-        .testTarget(name: "FuzzTests", dependencies: ["TestSupport", "fuzz-playlist", "fuzz-asset-list"]),
+        .testTarget(
+            name: "FuzzTests",
+            dependencies: [
+                "TestSupport", "fuzz-playlist", "fuzz-asset-list", "fuzz-play-request", "fuzz-set-property", "fuzz-property-list",
+                "fuzz-request-head", "fuzz-segment-probe",
+            ]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "ReceiverTests", dependencies: ["TestSupport", "airlab", "airlabd"]),
         /// Checks the units in systemd/ with systemd-analyze and against the rules they must keep.

@@ -1,0 +1,25 @@
+import Emulation
+import Foundation
+import FuzzReplay
+import SenderProtocol
+
+/// Any bytes as a property list, read the way the receiver reads plist bodies (into a JSON-shaped
+/// value), then written back by the receiver's own XML writer and read again: what a sender sends
+/// can neither trap the reader nor produce a document the writer cannot write.
+func propertyListFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard let value = try? PropertyListDecoder().decode(JSONValue.self, from: Data(bytes: data, count: size)) else { return 0 }
+    guard let written = try? XMLPropertyList(encoding: value).document() else { return 0 }
+    _ = try? PropertyListDecoder().decode(JSONValue.self, from: written)
+    return 0
+}
+
+#if FUZZING
+// Only the fuzzing build exports the C entry point: test bundles link every executable target of the
+// package together, and two targets' replay builds would define it twice.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt { propertyListFuzz(data, size) }
+#else
+@main enum Replay {
+    static func main() { FuzzReplay.main(CommandLine.arguments.dropFirst(), propertyListFuzz) }
+}
+#endif
