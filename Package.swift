@@ -31,8 +31,9 @@ let package = Package(
 
         // MARK: - Emulation
 
-        /// Receiver profiles, the transition-latency model and the playback engine. Does no I/O of its own
-        /// beyond reading profile files.
+        /// Receiver profiles, the transition-latency model, the pure playback engine (it plays the
+        /// schedule's groups), and the one session driver that runs many sessions on one clock, virtual or
+        /// real. Does no I/O of its own beyond reading profile files.
         .target(name: "Emulation", dependencies: ["HLS", "MediaValues"], resources: [.copy("Profiles")]),
 
         // MARK: - I/O and reports
@@ -44,8 +45,9 @@ let package = Package(
         /// Preparing a cast: reads the playlist and its assets, decides what to probe and probes it
         /// (through Loading and Media), plans one receiver's playback.
         .target(name: "Casting", dependencies: ["HLS", "Loading", "Media", "MediaValues", "Emulation"]),
-        /// The sender protocol's messages: /play bodies in every form, query commands, playback info,
-        /// identity and TXT record, and events for /reverse and /events. No I/O.
+        /// The sender protocol's messages as Codable types, used by the receiver and the sender side alike:
+        /// /play bodies in every form, query commands, playback info, identity and TXT record, /sessions,
+        /// events for /reverse and /events, and the routes. No I/O.
         .target(name: "SenderProtocol", dependencies: ["Emulation", "HLS"]),
         /// Views of session reports: text, JSON, JUnit XML, and HTML with SVG timelines.
         .target(name: "Reports", dependencies: ["Emulation"]),
@@ -79,8 +81,8 @@ let package = Package(
 
         // MARK: - The receiver
 
-        /// One or many emulated receivers: sessions on a real clock, the sender protocol's routes,
-        /// events, stored reports, metrics.
+        /// One or many emulated receivers: sessions on the shared driver's scaled real clock (one per
+        /// fleet), the sender protocol's routes, events, stored reports, metrics.
         .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "Emulation", "HLS", "Reports"]),
 
         // MARK: - The sender side
