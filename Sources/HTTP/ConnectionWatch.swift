@@ -7,8 +7,11 @@
 /// "nothing more"), so such a connection waits for the idle timeout although nobody is there.
 ///
 /// So the server keeps this watch: a request must be complete (header and body) within the request
-/// timeout of the connection's accept, or of its request line for later requests on a keep-alive
-/// connection, whose next request line must come within the idle timeout of the previous response.
+/// timeout of its request line, and a request line must come within the idle timeout of the accept (a
+/// new connection) or of the previous response (a kept-alive one). A new connection is idle until it
+/// speaks, as a kept-alive one is between requests: holding a silent connection costs an attacker no
+/// more than holding an idle one, and a client that connects first and writes a moment later (a
+/// sender's connection handed from one thread to another) is not cut off.
 /// Connections being answered are not watched: a handler may take its time, and an event stream or an
 /// upgraded connection lasts as long as it is used. The server sweeps the watch a few times a second,
 /// shutting down the connections past their deadline and those waiting for a request whose peer has
@@ -67,13 +70,12 @@ struct ConnectionWatch {
 
     // MARK: - What libmicrohttpd reports
 
-    /// Accepted: its first request counts from now.
+    /// Accepted: its first request line is owed within the idle timeout.
     mutating func opened(_ id: UInt64, descriptor: Int32, at now: Instant) {
-        connections[id] = Connection(descriptor: descriptor, phase: .receiving(deadline: requestTimeout.map { now + $0 }))
+        connections[id] = Connection(descriptor: descriptor, phase: .idle(deadline: idleTimeout.map { now + $0 }))
     }
 
-    /// A request line was read. A connection's first request keeps the deadline of its accept; a later
-    /// one on a keep-alive connection gets its own from now.
+    /// A request line was read: the whole request is owed within the request timeout from now.
     mutating func requestLineArrived(_ id: UInt64, at now: Instant) {
         guard case .idle = connections[id]?.phase else { return }
         connections[id]?.phase = .receiving(deadline: requestTimeout.map { now + $0 })

@@ -11,17 +11,19 @@ struct ConnectionWatchTests {
         ConnectionWatch(requestTimeout: .seconds(5), idleTimeout: .seconds(30))
     }
 
-    @Test("A new connection must have sent its whole request within the request timeout of its accept")
-    func firstRequestCountsFromAccept() {
+    @Test("A new connection owes its request line within the idle timeout of its accept, then its whole request within the request timeout of that line")
+    func firstRequestCountsFromItsRequestLine() {
         var watch = Self.watch()
         watch.opened(1, descriptor: 10, at: Self.at(0))
-        // The request line of a connection's first request does not restart its clock.
-        watch.requestLineArrived(1, at: Self.at(4))
+        watch.opened(2, descriptor: 11, at: Self.at(0))
 
-        #expect(watch.takeExpired(at: Self.at(4.9)).isEmpty)
-        #expect(watch.takeExpired(at: Self.at(5)) == [ConnectionWatch.Closure(id: 1, descriptor: 10)])
-        #expect(watch.takeExpired(at: Self.at(6)).isEmpty, "a connection is shut down once")
+        #expect(watch.takeExpired(at: Self.at(29.9)).isEmpty, "a connection may be silent for a while after its accept")
+        watch.requestLineArrived(1, at: Self.at(10))
+        #expect(watch.takeExpired(at: Self.at(14.9)).isEmpty)
+        #expect(watch.takeExpired(at: Self.at(15)) == [ConnectionWatch.Closure(id: 1, descriptor: 10)], "half a request lasts the request timeout")
+        #expect(watch.takeExpired(at: Self.at(16)).isEmpty, "a connection is shut down once")
         #expect(watch.connections[1]?.phase == .closing)
+        #expect(watch.takeExpired(at: Self.at(30)) == [ConnectionWatch.Closure(id: 2, descriptor: 11)], "silence lasts the idle timeout")
     }
 
     @Test("A connection past its deadline whose client's bytes wait unread in its socket is spared: the server is late, not the client")
@@ -29,6 +31,8 @@ struct ConnectionWatchTests {
         var watch = Self.watch()
         watch.opened(1, descriptor: 10, at: Self.at(0))
         watch.opened(2, descriptor: 11, at: Self.at(0))
+        watch.requestLineArrived(1, at: Self.at(0))
+        watch.requestLineArrived(2, at: Self.at(0))
 
         #expect(watch.takeExpired(at: Self.at(6), unread: { $0 == 10 }) == [ConnectionWatch.Closure(id: 2, descriptor: 11)])
         #expect(watch.connections[1]?.phase == .receiving(deadline: Self.at(5)), "still watched, for a later sweep")
@@ -105,6 +109,7 @@ struct ConnectionWatchTests {
     func closingIsFinal() {
         var watch = Self.watch()
         watch.opened(1, descriptor: 10, at: Self.at(0))
+        watch.requestLineArrived(1, at: Self.at(0))
         #expect(watch.takeExpired(at: Self.at(5)).count == 1)
         watch.requestComplete(1)
         watch.responseFinished(1, upgraded: false, at: Self.at(6))
