@@ -36,6 +36,8 @@ extension DiagnosticCode {
     public static let attributeDuplicate = DiagnosticCode("attribute.duplicate")
     public static let attributeInvalidValue = DiagnosticCode("attribute.invalid-value")
     public static let attributeMissing = DiagnosticCode("attribute.missing")
+    /// A number beyond the range airlab accepts for it (`NumericRange`): too large, or not finite.
+    public static let numberOutOfRange = DiagnosticCode("number.out-of-range")
 
     // MARK: - Media playlists
 
