@@ -182,7 +182,7 @@ struct PlaylistBuilder {
         let durationBytes = UnsafeBufferPointer(rebasing: value[..<(comma ?? value.endIndex)])
         guard let duration = tagNumber(
             NumberReading(DecimalReader.read(durationBytes), in: .duration), "EXTINF", value, line, in: .duration,
-            expected: "a duration in seconds, then a comma and an optional title", consequence: "the segment is ignored")
+            expected: "a duration in seconds, then a comma and an optional title", consequence: "the segment is ignored", number: durationBytes)
         else {
             pendingSegment = nil
             pendingSegmentIsInvalid = true
@@ -480,7 +480,7 @@ struct PlaylistBuilder {
     /// The value of a tag such as `#EXT-X-MEDIA-SEQUENCE:7` when it is inside its range; otherwise nil, reported.
     private mutating func tagNumber<Value>(
         _ reading: NumberReading<Value>, _ tag: String, _ value: UnsafeBufferPointer<UInt8>, _ line: Int, in range: NumericRange,
-        expected: String, consequence: String = "it is ignored"
+        expected: String, consequence: String = "it is ignored", number: UnsafeBufferPointer<UInt8>? = nil
     ) -> Value? {
         switch reading {
         case .value(let number):
@@ -488,7 +488,8 @@ struct PlaylistBuilder {
         case .notANumber, .belowSpecMinimum:
             malformed(tag, value, line, expected: expected)
         case .outOfRange:
-            diagnostics.append(Diagnostic(.error, line: line, .numberOutOfRange, range.refusal("#\(tag)", value: value.string, consequence: consequence)))
+            let shown = (number ?? value).string
+            diagnostics.append(Diagnostic(.error, line: line, .numberOutOfRange, range.refusal("#\(tag)", value: shown, consequence: consequence)))
         }
         return nil
     }
