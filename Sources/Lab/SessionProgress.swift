@@ -1,5 +1,6 @@
 import Foundation
 import Emulation
+import HLS
 
 /// What a sender knows of one session while it plays, folded from the receiver's events and polls:
 /// the line a progress display shows.
@@ -84,7 +85,7 @@ public struct SessionProgress: Sendable, Equatable {
         if state == "ended" {
             return "ended" + (endReason.map { " (\($0))" } ?? "") + "; \(interstitialsPlayed) interstitial(s) played"
                 + (interstitialsSkipped > 0 ? ", \(interstitialsSkipped) skipped" : "")
-                + (lastSwitchMilliseconds.map { ", last switch \(Int($0.rounded())) ms" } ?? "")
+                + (lastSwitchMilliseconds.map { ", last switch \(Int(roundingSaturated: $0)) ms" } ?? "")
         }
         var parts = [state]
         if let interstitial {
@@ -94,7 +95,7 @@ public struct SessionProgress: Sendable, Equatable {
             parts.append(Self.seconds(position) + (duration.map { " / " + Self.seconds($0) } ?? "") + " s")
         }
         if let lastSwitchMilliseconds {
-            parts.append("| last switch \(Int(lastSwitchMilliseconds.rounded())) ms")
+            parts.append("| last switch \(Int(roundingSaturated: lastSwitchMilliseconds)) ms")
         }
         if refusals > 0 { parts.append("| \(refusals) refused") }
         return parts.joined(separator: "  ")
