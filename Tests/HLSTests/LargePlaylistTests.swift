@@ -74,4 +74,22 @@ struct LargePlaylistTests {
         #expect(abs(try #require(timeline.position(of: start.addingTimeInterval(6 * 29_999))) - 6 * 29_999) < 0.000_001)
         #expect(abs(try #require(timeline.date(at: 6 * 29_999 + 1)).timeIntervalSince(start) - (6 * 29_999 + 1)) < 0.000_001)
     }
+
+    @Test("A delta update that removes 5,000 of 10,000 remembered date ranges keeps the other 5,000, each found by ID")
+    func manyRemovedDateRanges() throws {
+        let count = 10_000
+        var full = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z\n"
+        for index in 0..<count { full += "#EXT-X-DATERANGE:ID=\"d\(index)\",START-DATE=\"2026-01-01T00:00:00Z\"\n" }
+        full += "#EXTINF:6,\n0.ts\n"
+        let removed = (0..<count).filter { $0 % 2 == 0 }.map { "d\($0)" }.joined(separator: "\t")
+        let delta = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-SKIP:SKIPPED-SEGMENTS=1,RECENTLY-REMOVED-DATERANGES=\"\(removed)\"\n"
+            + "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:06Z\n#EXTINF:6,\n1.ts\n"
+        var catalog = DateRangeCatalog()
+        _ = catalog.merge(try mediaPlaylist(full).0)
+        #expect(catalog.dateRanges.count == count)
+        _ = catalog.merge(try mediaPlaylist(delta).0)
+        #expect(catalog.dateRanges.map(\.id) == (0..<count).filter { $0 % 2 == 1 }.map { "d\($0)" })
+        #expect(catalog["d9999"]?.id == "d9999")
+        #expect(catalog["d0"] == nil)
+    }
 }
