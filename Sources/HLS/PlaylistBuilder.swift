@@ -29,6 +29,14 @@ struct PlaylistBuilder {
     /// The first segment refused for ending past `NumericRange.timeline`, and how many more were.
     private var timelineOverflow: (diagnostic: Int, more: Int)?
 
+    /// The most segments the file can hold, reserved at the first EXTINF (so a multivariant playlist
+    /// reserves nothing): the array is then never copied as it grows.
+    private let segmentCapacity: Int
+
+    init(segmentCapacity: Int = 0) {
+        self.segmentCapacity = segmentCapacity
+    }
+
     mutating func consume(_ line: PlaylistLine, lineNumber: Int) {
         switch line {
         case .ignorable:
@@ -174,6 +182,7 @@ struct PlaylistBuilder {
 
     private mutating func consumeSegmentInfo(_ value: UnsafeBufferPointer<UInt8>, line: Int) {
         markMedia(line)
+        if media.segments.capacity == 0 { media.segments.reserveCapacity(segmentCapacity) }
         if let pending = pendingSegment {
             diagnostics.append(Diagnostic(.error, line: pending.line, .segmentMissingURI,
                 "EXTINF is not followed by a segment URI; that segment is ignored."))

@@ -57,13 +57,14 @@ struct InspectScaleBenchmark: Benchmark {
         for input in inputs {
             let size = (try? FileManager.default.attributesOfItem(atPath: input.file.path)[.size] as? Int) ?? 0
             let cost = try Self.fastest(of: 3, [airlab, "playlist", "inspect", "--json", input.file.path], context: context)
-            guard cost.status == 0 || cost.status == 1 else {
+            let killed = cost.status == Self.killedStatus
+            guard killed || cost.status == 0 || cost.status == 1 else {
                 throw BenchmarkError("airlab playlist inspect on \(input.file.lastPathComponent) ended with status \(cost.status)")
             }
             let within = cost.seconds < Self.targetSeconds && cost.peakKilobytes < Self.targetKilobytes ? "within" : "MISSES"
             var line = String(
-                format: "%@ (%.1f MiB): %.2f s, peak RSS %.0f MiB (targets < 3 s, < 1024 MiB: %@)",
-                input.label, Double(size) / 1_048_576, cost.seconds, Double(cost.peakKilobytes) / 1024, within)
+                format: "%@ (%.1f MiB): %@%.2f s, peak RSS %.0f MiB (targets < 3 s, < 1024 MiB: %@)",
+                input.label, Double(size) / 1_048_576, killed ? "killed after " : "", cost.seconds, Double(cost.peakKilobytes) / 1024, within)
             let wcCost = try Self.fastest(of: 3, [wc, "-l", input.file.path], context: context)
             line += String(format: "; wc -l %.3f s (%.0fx)", wcCost.seconds, cost.seconds / wcCost.seconds)
             if let python {
@@ -77,24 +78,36 @@ struct InspectScaleBenchmark: Benchmark {
         return lines
     }
 
-    /// The fastest of `count` runs of `arguments` under `/usr/bin/time`, with the largest peak RSS seen.
+    /// A run is killed after ten times the target: a quadratic input would otherwise take minutes and
+    /// tens of GiB of a machine that others share.
+    static let deadlineSeconds = 10 * targetSeconds
+    /// `timeout -s KILL` exits with 128 + SIGKILL when the deadline kills the command.
+    static let killedStatus: Int32 = 137
+
+    /// The fastest of `count` runs of `arguments` under `/usr/bin/time` and `timeout`, with the largest
+    /// peak RSS seen (time(1)'s %M covers the command, a descendant it waits for). A run the deadline
+    /// kills ends the repetitions.
     static func fastest(of count: Int, _ arguments: [String], context: BenchmarkContext) throws -> Cost {
         var best = Cost(seconds: .infinity, peakKilobytes: 0, status: 0)
         let report = context.workDirectory.appendingPathComponent("inspect-scale.time")
+        let timeout = try BenchmarkContext.executable("timeout", package: "coreutils")
         for _ in 0..<count {
             let start = DispatchTime.now().uptimeNanoseconds
             let process: ChildProcess
             do {
-                process = try ChildProcess(["/usr/bin/time", "-f", "%M", "-o", report.path] + arguments, standardOutput: .null)
+                process = try ChildProcess(
+                    ["/usr/bin/time", "-f", "%M", "-o", report.path, timeout, "-s", "KILL", String(Int(deadlineSeconds))] + arguments,
+                    standardOutput: .null)
             } catch {
                 throw BenchmarkError("\(error)")
             }
             let status = process.waitUntilExit()
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            // time(1) exits with the command's status, and writes "Command exited with non-zero status N" first.
+            // time(1) writes "Command exited with non-zero status N" before the figure when the command fails.
             let written = (try? String(contentsOf: report, encoding: .utf8)) ?? ""
             let kilobytes = written.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
             best = Cost(seconds: min(best.seconds, seconds), peakKilobytes: max(best.peakKilobytes, kilobytes), status: status)
+            if status == killedStatus { break }
         }
         return best
     }
