@@ -79,4 +79,20 @@ struct PlaylistInspectNumbersTests {
             #expect(result.stdout.contains("media playlist:"))
         }
     }
+
+    @Test("A client attribute of 400 digits is kept as text, so the JSON report stays whole")
+    func hugeClientAttribute() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let digits = String(repeating: "9", count: 400)
+        let file = try scratch.write("media.m3u8", Self.primary.replacingOccurrences(of: ",DURATION=30\n", with: ",DURATION=30,X-COM-EXAMPLE-BIG=\(digits)\n"))
+        let result = try await BlockingWork.airlab(["playlist", "inspect", file.path, "--json"])
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        let document = try #require(object as? [String: Any])
+        let interstitials = try #require(document["interstitials"] as? [[String: Any]])
+        #expect(interstitials.count == 2)
+        let attributes = try #require(interstitials.first?["clientAttributes"] as? [String: Any])
+        #expect(attributes["X-COM-EXAMPLE-BIG"] as? String == digits)
+    }
 }

@@ -279,4 +279,11 @@ struct NumericRangeTests {
         #expect(NumericRange.playoutLimit.description == "more than 0 s and at most 10000000 s")
         #expect(NumericRange.duration.clamp(.nan) == 0)
     }
+
+    @Test("A message names at most five related items and counts the rest")
+    func boundedNaming() {
+        #expect(Diagnostic.naming(["'a'", "'b'"]) == "'a', 'b'")
+        #expect(Diagnostic.naming((0..<30).map { "'e\($0)'" }) == "'e0', 'e1', 'e2', 'e3', 'e4' and 25 more")
+        #expect(Diagnostic.naming(["x", "y"], limit: 0) == "2 items")
+    }
 }
