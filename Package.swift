@@ -50,7 +50,7 @@ let package = Package(
         /// events for /reverse and /events, and the routes. No I/O.
         .target(name: "SenderProtocol", dependencies: ["Emulation", "HLS"]),
         /// Views of session reports: text, JSON, JUnit XML, and HTML with SVG timelines.
-        .target(name: "Reports", dependencies: ["Emulation"]),
+        .target(name: "Reports", dependencies: ["Emulation", "HLS"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
         .target(name: "Inspection", dependencies: ["HLS", "Loading"]),
 
@@ -89,12 +89,12 @@ let package = Package(
 
         /// Casting to receivers, driving and watching them, running a playlist on a fleet, and the
         /// folder server and local fleet that support them.
-        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "SenderProtocol", "Discovery", "Emulation", "Reports"]),
+        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "SenderProtocol", "Discovery", "Emulation", "HLS", "Reports"]),
 
         // MARK: - Executables
 
         .executableTarget(
-            name: "airlab", dependencies: ["Arguments", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Reports", "Emulation", "Lab", "SenderProtocol"]),
+            name: "airlab", dependencies: ["Arguments", "HLS", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Reports", "Emulation", "Lab", "SenderProtocol"]),
         /// The receiver daemon: arguments, signals, the fleet. Thin.
         .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Loading", "Casting", "Emulation", "Media", "HTTP"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.

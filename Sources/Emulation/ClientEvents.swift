@@ -142,7 +142,7 @@ public struct ClientEvents: Sendable {
         func fail(_ member: String, _ reason: String) -> Failure { Failure(path: "\(path).\(member)", reason: reason) }
         func number(_ member: String, minimum: Double? = nil) throws(Failure) -> Double? {
             guard let value = members[member] else { return nil }
-            guard case .number(let number) = value, number.isFinite else { throw fail(member, "expected a number of seconds, found \(value.description)") }
+            guard case .number(let number) = value, NumericRange.offset.contains(number) else { throw fail(member, "expected a number of seconds within \(NumericRange.offset), found \(value.description)") }
             if let minimum, number < minimum { throw fail(member, "must be at least \(JSONValue.number(minimum).description)") }
             return number
         }
@@ -177,7 +177,7 @@ public struct ClientEvents: Sendable {
             var inline: [AssetList.Asset] = []
             for (index, item) in items.enumerated() {
                 guard case .object(let asset) = item, case .string(let uri)? = asset["uri"], !uri.isEmpty,
-                    case .number(let duration)? = asset["duration"], duration >= 0
+                    case .number(let duration)? = asset["duration"], NumericRange.duration.contains(duration)
                 else {
                     throw fail("assets[\(index)]", "an asset is {\"uri\": \"https://…\", \"duration\": seconds}")
                 }
@@ -202,14 +202,14 @@ public struct ClientEvents: Sendable {
         if let value = members["resumptionOffset"] {
             switch value {
             case .null: override.resumeOffset = .some(nil)
-            case .number(let offset) where offset.isFinite: override.resumeOffset = .some(offset)
+            case .number(let offset) where NumericRange.offset.contains(offset): override.resumeOffset = .some(offset)
             default: throw fail("resumptionOffset", "expected seconds, or null for the interstitial's duration")
             }
         }
         if let value = members["playoutLimit"] {
             switch value {
             case .null: override.playoutLimit = .some(nil)
-            case .number(let limit) where limit > 0: override.playoutLimit = .some(limit)
+            case .number(let limit) where NumericRange.playoutLimit.contains(limit): override.playoutLimit = .some(limit)
             default: throw fail("playoutLimit", "expected a positive number of seconds, or null")
             }
         }
@@ -239,8 +239,8 @@ public struct ClientEvents: Sendable {
         if let value = members["skipControl"] {
             guard case .object(let control) = value else { throw fail("skipControl", "expected {\"offset\", \"duration\", \"labelID\"}") }
             var skip = InterstitialEvent.SkipControl()
-            if case .number(let offset)? = control["offset"] { skip.offset = offset }
-            if case .number(let duration)? = control["duration"] { skip.duration = duration }
+            if case .number(let offset)? = control["offset"], NumericRange.duration.contains(offset) { skip.offset = offset }
+            if case .number(let duration)? = control["duration"], NumericRange.duration.contains(duration) { skip.duration = duration }
             if case .string(let label)? = control["labelID"] { skip.labelID = label }
             override.skipControl = skip
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 
 /// A problem with a profile: which file, where in it (a JSON path such as `$.video.codecs[0].maxLevel`), and why.
 public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -75,7 +76,7 @@ struct ProfileSchema {
             checkObject(members, keywords: keywords, path: path, into: &found)
         case .array(let items):
             if case .number(let minimum) = keywords["minItems"], Double(items.count) < minimum {
-                found.append((path, "needs at least \(Int(minimum)) item(s), found \(items.count)"))
+                found.append((path, "needs at least \(minimum.plainText) item(s), found \(items.count)"))
             }
             if keywords["uniqueItems"] == .bool(true) {
                 for (index, item) in items.enumerated() where items[..<index].contains(item) {

@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import MediaValues
 
 /// How long one receiver profile takes to switch between two pieces of media (DESIGN.md §6).
@@ -90,6 +91,6 @@ public struct TransitionModel: Sendable {
     }
 
     static func format(_ value: Double) -> String {
-        value.rounded() == value ? String(Int(value)) : String(format: "%.1f", value)
+        value.rounded() == value ? value.plainText : String(format: "%.1f", value)
     }
 }

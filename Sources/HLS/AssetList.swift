@@ -41,22 +41,49 @@ public struct AssetList: Hashable, Sendable {
             return (nil, diagnostics)
         }
         var assets: [Asset] = []
+        var total = 0.0
         for (index, entry) in entries.enumerated() {
             guard let uri = entry.uri, !uri.isEmpty else {
                 report(.error, .assetListInvalidAsset, "ASSETS[\(index)] of asset list \(source) has no URI string; that asset is skipped.")
                 continue
             }
-            guard let duration = entry.duration, duration >= 0, duration.isFinite else {
+            let duration: Double
+            switch NumberReading(entry.duration, in: .duration) {
+            case .value(let seconds):
+                duration = seconds
+            case .outOfRange:
+                report(.error, .numberOutOfRange, NumericRange.duration.refusal(
+                    "DURATION", value: entry.duration.map(\.plainText) ?? "", of: "ASSETS[\(index)] (\(uri)) of asset list \(source)",
+                    consequence: "that asset is skipped"))
+                continue
+            case .notANumber, .belowSpecMinimum:
                 report(.error, .assetListInvalidAsset, "ASSETS[\(index)] (\(uri)) of asset list \(source) has no non-negative DURATION in seconds; that asset is skipped.")
                 continue
             }
+            // Each asset is in range, but their sum must be too: the break's duration is that sum.
+            guard NumericRange.timeline.contains(total + duration) else {
+                report(.error, .numberOutOfRange,
+                    "ASSETS[\(index)] (\(uri)) of asset list \(source) would make the break last \((total + duration).plainTextToMilliseconds) s, beyond the \(NumericRange.timeline) airlab accepts for a break; that asset is skipped.")
+                continue
+            }
+            total += duration
             assets.append(Asset(uri: uri, duration: duration))
         }
         if entries.isEmpty {
             report(.info, .assetListEmpty, "Asset list \(source) is empty: the break plays nothing and primary resumes by X-RESUME-OFFSET, or where it stopped.")
         }
-        let skipControl = document.skipControl.map {
-            InterstitialEvent.SkipControl(offset: $0.offset, duration: $0.duration, labelID: $0.labelID)
+        let skipControl = document.skipControl.map { control in
+            func seconds(_ value: Double?, _ name: String) -> Double? {
+                guard let value else { return nil }
+                guard NumericRange.duration.contains(value) else {
+                    report(.error, .numberOutOfRange, NumericRange.duration.refusal(
+                        "SKIP-CONTROL \(name)", value: value.plainText, of: "asset list \(source)"))
+                    return nil
+                }
+                return value
+            }
+            return InterstitialEvent.SkipControl(
+                offset: seconds(control.offset, "OFFSET"), duration: seconds(control.duration, "DURATION"), labelID: control.labelID)
         }
         return (AssetList(assets: assets, skipControl: skipControl), diagnostics)
     }

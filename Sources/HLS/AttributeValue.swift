@@ -33,18 +33,35 @@ public struct AttributeValue: Hashable, Sendable, CustomStringConvertible {
         return sawDigit ? Double(text) : nil
     }
 
-    /// A decimal-integer.
-    public var integer: Int? {
-        guard !isQuoted, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
-        return Int(text)
+    /// A decimal-floating-point checked against its range: how every numeric attribute is read.
+    public func decimal(in range: NumericRange) -> NumberReading<Double> {
+        NumberReading(decimal, in: range)
     }
 
-    /// A decimal-resolution, `1920x1080`.
-    public var resolution: Resolution? {
-        guard !isQuoted else { return nil }
-        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else { return nil }
-        return Resolution(width: width, height: height)
+    /// A decimal-integer; nil when it is not one or does not fit in `Int`.
+    public var integer: Int? { integer(in: NumericRange(0, Double(Int.max), unit: "")).value }
+
+    /// A decimal-integer checked against its range; too many digits for `Int` is out of range.
+    public func integer(in range: NumericRange) -> NumberReading<Int> {
+        isQuoted ? .notANumber : NumberReading(decimalInteger: text.utf8, in: range)
+    }
+
+    /// A decimal-resolution, `1920x1080`, each side within `NumericRange.pixels`.
+    public var resolution: Resolution? { resolutionReading.value }
+
+    /// A decimal-resolution checked against `NumericRange.pixels`.
+    public var resolutionReading: NumberReading<Resolution> {
+        guard !isQuoted else { return .notANumber }
+        let parts = text.utf8.split(separator: UInt8(ascii: "x"), omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return .notANumber }
+        let width = NumberReading<Int>(decimalInteger: parts[0], in: .pixels)
+        let height = NumberReading<Int>(decimalInteger: parts[1], in: .pixels)
+        switch (width, height) {
+        case (.value(let width), .value(let height)): return .value(Resolution(width: width, height: height))
+        case (.notANumber, _), (_, .notANumber): return .notANumber
+        case (.belowSpecMinimum, _), (_, .belowSpecMinimum): return .belowSpecMinimum
+        default: return .outOfRange
+        }
     }
 
     /// An enumerated-string (unquoted) such as `YES` or `AUDIO`.

@@ -19,8 +19,16 @@ public struct DateRange: Hashable, Sendable {
     public var classAttribute: String? { attributes[.class]?.quotedString }
     public var startDate: Date? { attributes[.startDate]?.quotedString.flatMap(ProgramDate.parse) }
     public var endDate: Date? { attributes[.endDate]?.quotedString.flatMap(ProgramDate.parse) }
-    public var duration: Double? { attributes[.duration]?.decimal }
-    public var plannedDuration: Double? { attributes[.plannedDuration]?.decimal }
+    /// DURATION, when it is a number inside `NumericRange.duration`.
+    public var duration: Double? { attributes[.duration]?.decimal(in: .duration).value }
+    /// PLANNED-DURATION, when it is a number inside `NumericRange.duration`.
+    public var plannedDuration: Double? { attributes[.plannedDuration]?.decimal(in: .duration).value }
+    /// END-DATE minus START-DATE, when both are dates and the difference is inside `NumericRange.duration`.
+    public var durationFromEndDate: Double? {
+        guard let start = startDate, let end = endDate else { return nil }
+        let seconds = end.timeIntervalSince(start)
+        return NumericRange.duration.contains(seconds) ? seconds : nil
+    }
     public var endOnNext: Bool { attributes[.endOnNext]?.enumeratedString == "YES" }
     public var isInterstitial: Bool { classAttribute == InterstitialEvent.dateRangeClass }
 
@@ -74,18 +82,32 @@ public struct DateRange: Hashable, Sendable {
             }
         }
         for attribute in [DateRangeAttribute.duration, .plannedDuration] {
-            if let value = attributes[attribute], (value.decimal ?? -1) < 0 {
+            guard let value = attributes[attribute] else { continue }
+            switch value.decimal(in: .duration) {
+            case .value:
+                break
+            case .notANumber, .belowSpecMinimum:
                 diagnostics.append(Diagnostic(
                     .error, line: line, .attributeInvalidValue,
                     "\(attribute.rawValue) \(value) of date range '\(id)' must be a non-negative number of seconds."))
+            case .outOfRange:
+                diagnostics.append(Diagnostic(
+                    .error, line: line, .numberOutOfRange,
+                    NumericRange.duration.refusal(attribute.rawValue, value: value.description, of: "date range '\(id)'")))
             }
         }
-        if let start, let end = attributes[.endDate]?.quotedString.flatMap(ProgramDate.parse),
-            let duration = attributes[.duration]?.decimal, abs(end.timeIntervalSince(start) - duration) > 0.001
-        {
-            diagnostics.append(Diagnostic(
-                .error, line: line, .dateRangeDurationMismatch,
-                "Date range '\(id)' has DURATION \(duration) but END-DATE is \(end.timeIntervalSince(start)) s after START-DATE; they must agree."))
+        if let start, let end = attributes[.endDate]?.quotedString.flatMap(ProgramDate.parse) {
+            let span = end.timeIntervalSince(start)
+            if span > NumericRange.duration.upperBound {
+                diagnostics.append(Diagnostic(
+                    .error, line: line, .numberOutOfRange,
+                    NumericRange.duration.refusal("END-DATE", value: "(\(span.plainText) s after START-DATE)", of: "date range '\(id)'",
+                        consequence: "the date range's duration is taken as unknown")))
+            } else if let duration = attributes[.duration]?.decimal(in: .duration).value, abs(span - duration) > 0.001 {
+                diagnostics.append(Diagnostic(
+                    .error, line: line, .dateRangeDurationMismatch,
+                    "Date range '\(id)' has DURATION \(duration.plainTextToMilliseconds) but END-DATE is \(span.plainTextToMilliseconds) s after START-DATE; they must agree."))
+            }
         }
         if attributes[.endOnNext]?.enumeratedString == "YES" {
             if attributes[.class] == nil {

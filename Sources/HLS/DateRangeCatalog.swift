@@ -16,10 +16,11 @@ public struct DateRangeCatalog: Sendable {
     /// Merges the date ranges of a (re)loaded playlist. Returns what the reload did wrong.
     public mutating func merge(_ playlist: MediaPlaylist) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        for removed in playlist.skip?.recentlyRemovedDateRanges ?? [] {
-            guard let position = index.removeValue(forKey: removed) else { continue }
-            dateRanges.remove(at: position)
-            for (id, other) in index where other > position { index[id] = other - 1 }
+        // One pass however many are removed: a delta update may list thousands.
+        let removed = Set(playlist.skip?.recentlyRemovedDateRanges ?? [])
+        if !removed.isEmpty, removed.contains(where: { index[$0] != nil }) {
+            dateRanges.removeAll { removed.contains($0.id) }
+            index = Dictionary(uniqueKeysWithValues: dateRanges.enumerated().map { ($1.id, $0) })
         }
         for reloaded in playlist.dateRanges {
             guard let position = index[reloaded.id] else {

@@ -44,6 +44,20 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 }
 
+extension Diagnostic {
+    /// How many related items a message names before it only counts the rest: a message that listed
+    /// every earlier event made one playlist of 30,000 interstitials cost gigabytes.
+    public static let namedItemLimit = 5
+
+    /// Items for a message, at most `limit` of them and then how many more: "'a', 'b', 'c' and 27 more".
+    public static func naming(_ items: [String], limit: Int = namedItemLimit) -> String {
+        let shown = items.prefix(max(limit, 0)).joined(separator: ", ")
+        let more = items.count - min(items.count, max(limit, 0))
+        guard more > 0 else { return shown }
+        return shown.isEmpty ? "\(more) items" : "\(shown) and \(more) more"
+    }
+}
+
 extension Array where Element == Diagnostic {
     public var hasErrors: Bool {
         contains { $0.severity == .error }

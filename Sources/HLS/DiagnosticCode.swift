@@ -37,6 +37,8 @@ extension DiagnosticCode {
     public static let attributeInvalidValue = DiagnosticCode("attribute.invalid-value")
     public static let attributeMissing = DiagnosticCode("attribute.missing")
     public static let attributeMissingQuotes = DiagnosticCode("attribute.missing-quotes")
+    /// A number beyond the range airlab accepts for it (`NumericRange`): too large, or not finite.
+    public static let numberOutOfRange = DiagnosticCode("number.out-of-range")
 
     // MARK: - Media playlists
 

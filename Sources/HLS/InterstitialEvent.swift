@@ -182,16 +182,18 @@ extension InterstitialEvent {
         event.restrictions = readList(attributes, .restrict, known: ["SKIP": .skip, "JUMP": .jump], id: id, report: report)
 
         if let value = attributes[.resumeOffset] {
-            if let offset = value.decimal {
-                event.resumeOffset = offset
-            } else {
+            switch value.decimal(in: .offset) {
+            case .value(let offset): event.resumeOffset = offset
+            case .outOfRange: report(.error, .numberOutOfRange, NumericRange.offset.refusal("X-RESUME-OFFSET", value: value.description, of: "interstitial '\(id)'"))
+            case .notANumber, .belowSpecMinimum:
                 report(.error, .attributeInvalidValue, "X-RESUME-OFFSET \(value) of interstitial '\(id)' is not a number of seconds; it is ignored.")
             }
         }
         if let value = attributes[.playoutLimit] {
-            if let limit = value.decimal, limit > 0 {
-                event.playoutLimit = limit
-            } else {
+            switch value.decimal(in: .playoutLimit) {
+            case .value(let limit): event.playoutLimit = limit
+            case .outOfRange: report(.error, .numberOutOfRange, NumericRange.playoutLimit.refusal("X-PLAYOUT-LIMIT", value: value.description, of: "interstitial '\(id)'"))
+            case .notANumber, .belowSpecMinimum:
                 report(.error, .interstitialInvalidPlayoutLimit, "X-PLAYOUT-LIMIT \(value) of interstitial '\(id)' must be a positive number of seconds; it is ignored.")
             }
         }
@@ -217,8 +219,13 @@ extension InterstitialEvent {
         var skipControl = SkipControl()
         for attribute in [DateRangeAttribute.skipControlOffset, .skipControlDuration] {
             guard let value = attributes[attribute] else { continue }
-            guard let seconds = value.decimal, seconds >= 0 else {
-                report(.error, .attributeInvalidValue, "\(attribute.rawValue) \(value) of interstitial '\(id)' must be a non-negative number of seconds; it is ignored.")
+            let reading = value.decimal(in: .duration)
+            guard let seconds = reading.value else {
+                if reading == .outOfRange {
+                    report(.error, .numberOutOfRange, NumericRange.duration.refusal(attribute.rawValue, value: value.description, of: "interstitial '\(id)'"))
+                } else {
+                    report(.error, .attributeInvalidValue, "\(attribute.rawValue) \(value) of interstitial '\(id)' must be a non-negative number of seconds; it is ignored.")
+                }
                 continue
             }
             if attribute == .skipControlOffset { skipControl.offset = seconds } else { skipControl.duration = seconds }
@@ -228,7 +235,7 @@ extension InterstitialEvent {
             event.skipControl = skipControl
         }
 
-        event.duration = dateRange.duration ?? dateRange.endDate.map { $0.timeIntervalSince(startDate) }
+        event.duration = dateRange.duration ?? dateRange.durationFromEndDate
         event.plannedDuration = dateRange.plannedDuration
         event.clientAttributes = dateRange.clientAttributes
         return (event, diagnostics)

@@ -272,10 +272,9 @@ extension InterstitialSchedule {
         }
     }
 
-    /// Seconds as a person reads them in a message: "12.5 s".
+    /// Seconds as a person reads them in a message: "12.5 s". Total: any Double, even inf or NaN.
     static func seconds(_ value: Double) -> String {
-        let rounded = (value * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? "\(Int(rounded)) s" : "\(rounded) s"
+        "\(value.plainTextToMilliseconds) s"
     }
 }
 

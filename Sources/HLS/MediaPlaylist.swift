@@ -65,13 +65,28 @@ public struct ByteRange: Hashable, Sendable {
     /// Absent means the byte after the previous range of the same resource.
     public var offset: Int?
 
-    init?(_ text: String) {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let length = Int(parts[0]), length >= 0 else { return nil }
+    public init(length: Int, offset: Int? = nil) {
         self.length = length
-        if parts.count == 2 {
-            guard let offset = Int(parts[1]), offset >= 0 else { return nil }
-            self.offset = offset
+        self.offset = offset
+    }
+
+    init?(_ text: String) {
+        guard let range = Self.reading(text).value else { return nil }
+        self = range
+    }
+
+    /// Reads `length[@offset]`, each within `NumericRange.byteCount`, so that offset + length, and the
+    /// implicit offsets that add up the lengths before them, stay far inside `Int`.
+    static func reading(_ text: String) -> NumberReading<ByteRange> {
+        let parts = text.utf8.split(separator: UInt8(ascii: "@"), omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { return .notANumber }
+        let length = NumberReading<Int>(decimalInteger: parts[0], in: .byteCount)
+        let offset = parts.count == 2 ? NumberReading<Int>(decimalInteger: parts[1], in: .byteCount) : nil
+        switch (length, offset) {
+        case (.value(let length), nil): return .value(ByteRange(length: length))
+        case (.value(let length), .value(let offset)?): return .value(ByteRange(length: length, offset: offset))
+        case (.notANumber, _), (_, .notANumber?): return .notANumber
+        default: return .outOfRange
         }
     }
 }

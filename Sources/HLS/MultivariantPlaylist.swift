@@ -9,8 +9,31 @@ public struct MultivariantPlaylist: Sendable, Hashable {
     public init() {}
 
     /// The renditions of one group, such as the audio group a variant names.
+    ///
+    /// One scan of the renditions: to look up the groups of many variants, take `renditionGroups` once.
     public func renditions(ofType type: RenditionType, group: String) -> [Rendition] {
         renditions.filter { $0.type == type && $0.groupID == group }
+    }
+
+    /// Every rendition group, by type and GROUP-ID, its renditions in playlist order: one pass, so
+    /// that checking 50,000 variants against 50,000 renditions is linear, not their product.
+    public var renditionGroups: [RenditionGroupKey: [Rendition]] {
+        var groups: [RenditionGroupKey: [Rendition]] = [:]
+        for rendition in renditions {
+            groups[RenditionGroupKey(type: rendition.type, groupID: rendition.groupID), default: []].append(rendition)
+        }
+        return groups
+    }
+}
+
+/// A rendition group: EXT-X-MEDIA's TYPE and GROUP-ID, as a variant's AUDIO, VIDEO or SUBTITLES names it.
+public struct RenditionGroupKey: Hashable, Sendable {
+    public var type: RenditionType
+    public var groupID: String
+
+    public init(type: RenditionType, groupID: String) {
+        self.type = type
+        self.groupID = groupID
     }
 }
 

@@ -24,6 +24,18 @@ struct PlaylistBuilder {
     private var dateRangeIndex: [String: Int] = [:]
     private var firstDateRangeLine: Int?
     private var seenSingletonTags: Set<String> = []
+    /// (type, group, name) of every rendition so far: names must be unique within a group.
+    private var renditionNames: Set<RenditionName> = []
+    /// The first segment refused for ending past `NumericRange.timeline`, and how many more were.
+    private var timelineOverflow: (diagnostic: Int, more: Int)?
+
+    /// The most segments the file can hold, reserved at the first EXTINF (so a multivariant playlist
+    /// reserves nothing): the array is then never copied as it grows.
+    private let segmentCapacity: Int
+
+    init(segmentCapacity: Int = 0) {
+        self.segmentCapacity = segmentCapacity
+    }
 
     mutating func consume(_ line: PlaylistLine, lineNumber: Int) {
         switch line {
@@ -57,11 +69,7 @@ struct PlaylistBuilder {
             pendingDiscontinuity = true
         case "EXT-X-BYTERANGE":
             markMedia(line)
-            if let range = ByteRange(value.string) {
-                pendingByteRange = range
-            } else {
-                malformed(name, value, line, expected: "length[@offset] in bytes")
-            }
+            pendingByteRange = tagNumber(ByteRange.reading(value.string), name, value, line, in: .byteCount, expected: "length[@offset] in bytes")
         case "EXT-X-GAP":
             markMedia(line)
             pendingGap = true
@@ -74,8 +82,8 @@ struct PlaylistBuilder {
             }
             var map = MediaInitializationSection(uri: uri)
             if let range = attributes["BYTERANGE"] {
-                map.byteRange = range.quotedString.flatMap(ByteRange.init)
-                if map.byteRange == nil { invalidValue("BYTERANGE", range, of: name, line, expected: "\"length@offset\"") }
+                let reading = range.quotedString.map(ByteRange.reading) ?? .notANumber
+                map.byteRange = attributeNumber(reading, "BYTERANGE", range, of: name, line, in: .byteCount, expected: "\"length@offset\"")
             }
             currentMap = map
         case "EXT-X-DATERANGE":
@@ -84,19 +92,21 @@ struct PlaylistBuilder {
         case "EXT-X-TARGETDURATION":
             markMedia(line)
             guard once(name, line) else { return }
-            if let seconds = decimalInteger(value) {
+            if let seconds = tagNumber(integer(value, in: .duration), name, value, line, in: .duration, expected: "a whole number of seconds") {
                 media.targetDuration = Double(seconds)
-            } else {
-                malformed(name, value, line, expected: "a whole number of seconds")
             }
         case "EXT-X-MEDIA-SEQUENCE":
             markMedia(line)
             guard once(name, line) else { return }
-            if let sequence = decimalInteger(value) { media.mediaSequence = sequence } else { malformed(name, value, line, expected: "a whole number") }
+            if let sequence = tagNumber(integer(value, in: .wholeNumber), name, value, line, in: .wholeNumber, expected: "a whole number") {
+                media.mediaSequence = sequence
+            }
         case "EXT-X-DISCONTINUITY-SEQUENCE":
             markMedia(line)
             guard once(name, line) else { return }
-            if let sequence = decimalInteger(value) { media.discontinuitySequence = sequence } else { malformed(name, value, line, expected: "a whole number") }
+            if let sequence = tagNumber(integer(value, in: .wholeNumber), name, value, line, in: .wholeNumber, expected: "a whole number") {
+                media.discontinuitySequence = sequence
+            }
         case "EXT-X-ENDLIST":
             markMedia(line)
             media.hasEndList = true
@@ -110,10 +120,14 @@ struct PlaylistBuilder {
         case "EXT-X-SKIP":
             markMedia(line)
             guard let attributes = attributeList(name, value, line) else { return }
-            guard let skipped = attributes["SKIPPED-SEGMENTS"]?.integer else {
+            guard let skippedValue = attributes["SKIPPED-SEGMENTS"] else {
                 missingAttribute("SKIPPED-SEGMENTS", of: name, line)
                 return
             }
+            guard let skipped = attributeNumber(
+                skippedValue.integer(in: .wholeNumber), "SKIPPED-SEGMENTS", skippedValue, of: name, line, in: .wholeNumber,
+                expected: "a whole number of segments")
+            else { return }
             let removed = attributes["RECENTLY-REMOVED-DATERANGES"]?.quotedString ?? ""
             media.skip = DeltaSkip(
                 skippedSegments: skipped, recentlyRemovedDateRanges: removed.split(separator: "\t").map(String.init))
@@ -124,7 +138,7 @@ struct PlaylistBuilder {
                 diagnostics.append(Diagnostic(.error, line: pendingVariant!.line, .variantMissingURI,
                     "EXT-X-STREAM-INF is not followed by the variant's URI line; the variant is ignored."))
             }
-            pendingVariant = variant(attributes, uri: "", line: line)
+            pendingVariant = variant(attributes, of: name, uri: "", line: line)
         case "EXT-X-I-FRAME-STREAM-INF":
             markMultivariant(line)
             guard let attributes = attributeList(name, value, line) else { return }
@@ -132,7 +146,7 @@ struct PlaylistBuilder {
                 missingAttribute("URI", of: name, line)
                 return
             }
-            multivariant.iFrameVariants.append(variant(attributes, uri: uri, line: line))
+            multivariant.iFrameVariants.append(variant(attributes, of: name, uri: uri, line: line))
         case "EXT-X-MEDIA":
             markMultivariant(line)
             consumeRendition(value, line: line)
@@ -143,16 +157,21 @@ struct PlaylistBuilder {
             multivariant.independentSegments = true
         case "EXT-X-START":
             guard let attributes = attributeList(name, value, line) else { return }
-            guard let offset = attributes["TIME-OFFSET"]?.decimal else {
+            guard let offsetValue = attributes["TIME-OFFSET"] else {
                 missingAttribute("TIME-OFFSET", of: name, line)
                 return
             }
+            guard let offset = attributeNumber(
+                offsetValue.decimal(in: .offset), "TIME-OFFSET", offsetValue, of: name, line, in: .offset, expected: "a number of seconds")
+            else { return }
             let start = StartPoint(timeOffset: offset, isPrecise: attributes["PRECISE"]?.enumeratedString == "YES")
             media.start = start
             multivariant.start = start
         case "EXT-X-VERSION":
             guard once(name, line) else { return }
-            if let version = decimalInteger(value) { media.version = version } else { malformed(name, value, line, expected: "a whole number") }
+            if let version = tagNumber(integer(value, in: .wholeNumber), name, value, line, in: .wholeNumber, expected: "a whole number") {
+                media.version = version
+            }
         case "EXTM3U":
             diagnostics.append(Diagnostic(.warning, line: line, .tagDuplicate, "#EXTM3U appears again after the first line; the repeat is ignored."))
         default:
@@ -163,14 +182,17 @@ struct PlaylistBuilder {
 
     private mutating func consumeSegmentInfo(_ value: UnsafeBufferPointer<UInt8>, line: Int) {
         markMedia(line)
+        if media.segments.capacity == 0 { media.segments.reserveCapacity(segmentCapacity) }
         if let pending = pendingSegment {
             diagnostics.append(Diagnostic(.error, line: pending.line, .segmentMissingURI,
                 "EXTINF is not followed by a segment URI; that segment is ignored."))
         }
         let comma = value.firstIndex(of: UInt8(ascii: ","))
         let durationBytes = UnsafeBufferPointer(rebasing: value[..<(comma ?? value.endIndex)])
-        guard let duration = DecimalReader.read(durationBytes), duration >= 0 else {
-            malformed("EXTINF", value, line, expected: "a duration in seconds, then a comma and an optional title")
+        guard let duration = tagNumber(
+            NumberReading(DecimalReader.read(durationBytes), in: .duration), "EXTINF", value, line, in: .duration,
+            expected: "a duration in seconds, then a comma and an optional title", consequence: "the segment is ignored", number: durationBytes)
+        else {
             pendingSegment = nil
             pendingSegmentIsInvalid = true
             return
@@ -200,9 +222,14 @@ struct PlaylistBuilder {
             pendingSegmentIsInvalid = false
             return
         }
+        // Once one segment is refused for it, so are all after it: the timeline must not have a hole.
+        guard timelineOverflow == nil, NumericRange.timeline.contains(position + info.duration) else {
+            refuseBeyondTimeline(uri, info)
+            return
+        }
         if let target = media.targetDuration, info.duration.rounded() > target {
             diagnostics.append(Diagnostic(.warning, line: info.line, .segmentExceedsTargetDuration,
-                "Segment '\(uri)' lasts \(info.duration) s, more than EXT-X-TARGETDURATION \(Int(target)) s once rounded; receivers may stall or reload too late."))
+                "Segment '\(uri)' lasts \(info.duration.plainText) s, more than EXT-X-TARGETDURATION \(target.plainText) s once rounded; receivers may stall or reload too late."))
         }
         media.segments.append(Segment(
             uri: uri, duration: info.duration, title: info.title, start: position,
@@ -214,6 +241,32 @@ struct PlaylistBuilder {
         pendingDiscontinuity = false
         pendingByteRange = nil
         pendingGap = false
+    }
+
+    /// A segment that would end past `NumericRange.timeline` is refused, so that every position and
+    /// every sum of durations stays inside it. The first is reported with its line; the rest are counted
+    /// into the same diagnostic rather than each given one.
+    private mutating func refuseBeyondTimeline(_ uri: String, _ info: (duration: Double, title: String?, line: Int)) {
+        pendingSegment = nil
+        pendingProgramDateTime = nil
+        pendingDiscontinuity = false
+        pendingByteRange = nil
+        pendingGap = false
+        if let overflow = timelineOverflow {
+            timelineOverflow = (overflow.diagnostic, overflow.more + 1)
+            return
+        }
+        timelineOverflow = (diagnostics.count, 0)
+        diagnostics.append(Diagnostic(.error, line: info.line, .numberOutOfRange,
+            "Segment '\(uri)' (#EXTINF \(info.duration.plainTextToMilliseconds)) would end at \((position + info.duration).plainTextToMilliseconds) s, "
+                + "beyond the \(NumericRange.timeline) a playlist's timeline may span in airlab; it is ignored"))
+    }
+
+    /// Finishes the timeline diagnostic once it is known how many later segments it covers.
+    private mutating func describeTimelineOverflow() {
+        guard let overflow = timelineOverflow else { return }
+        let more = overflow.more
+        diagnostics[overflow.diagnostic].message += more == 0 ? "." : ", and so \(more == 1 ? "is the segment" : "are the \(more) segments") after it."
     }
 
     // MARK: - Date ranges
@@ -243,15 +296,22 @@ struct PlaylistBuilder {
 
     // MARK: - Multivariant
 
-    private func variant(_ attributes: AttributeList, uri: String, line: Int) -> Variant {
+    private mutating func variant(_ attributes: AttributeList, of tag: String, uri: String, line: Int) -> Variant {
         var variant = Variant(uri: uri, line: line)
-        variant.bandwidth = attributes["BANDWIDTH"]?.integer
-        variant.averageBandwidth = attributes["AVERAGE-BANDWIDTH"]?.integer
+        for (name, range) in [("BANDWIDTH", NumericRange.bitRate), ("AVERAGE-BANDWIDTH", .bitRate)] {
+            guard let value = attributes[name] else { continue }
+            let bits = attributeNumber(value.integer(in: range), name, value, of: tag, line, in: range, expected: "a whole number of bits per second")
+            if name == "BANDWIDTH" { variant.bandwidth = bits } else { variant.averageBandwidth = bits }
+        }
         variant.codecs = attributes["CODECS"]?.quotedString?.split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces)
         } ?? []
-        variant.resolution = attributes["RESOLUTION"]?.resolution
-        variant.frameRate = attributes["FRAME-RATE"]?.decimal
+        if let value = attributes["RESOLUTION"] {
+            variant.resolution = attributeNumber(value.resolutionReading, "RESOLUTION", value, of: tag, line, in: .pixels, expected: "WIDTHxHEIGHT in pixels")
+        }
+        if let value = attributes["FRAME-RATE"] {
+            variant.frameRate = attributeNumber(value.decimal(in: .frameRate), "FRAME-RATE", value, of: tag, line, in: .frameRate, expected: "a number of frames per second")
+        }
         variant.videoRange = attributes["VIDEO-RANGE"]?.enumeratedString
         variant.hdcpLevel = attributes["HDCP-LEVEL"]?.enumeratedString
         variant.audioGroup = attributes["AUDIO"]?.quotedString
@@ -279,7 +339,7 @@ struct PlaylistBuilder {
             missingAttribute("NAME", of: "EXT-X-MEDIA", line)
             return
         }
-        if multivariant.renditions.contains(where: { $0.type == type && $0.groupID == group && $0.name == name }) {
+        if !renditionNames.insert(RenditionName(type: type, group: group, name: name)).inserted {
             diagnostics.append(Diagnostic(.error, line: line, .renditionDuplicateName,
                 "Group '\(group)' already has a rendition named '\(name)'; names must be unique within a group."))
         }
@@ -296,6 +356,7 @@ struct PlaylistBuilder {
     // MARK: - Finishing
 
     mutating func finish() -> PlaylistParseResult {
+        describeTimelineOverflow()
         if let mediaLine = firstMediaLine, let multivariantLine = firstMultivariantLine {
             diagnostics.append(Diagnostic(.error, line: max(mediaLine, multivariantLine), .playlistMixedKinds,
                 "The playlist mixes media playlist tags (first on line \(mediaLine)) with multivariant playlist tags "
@@ -321,6 +382,7 @@ struct PlaylistBuilder {
         if media.segments.isEmpty && media.skip == nil {
             diagnostics.append(Diagnostic(.warning, line: nil, .playlistNoSegments, "The media playlist has no segments."))
         }
+        refuseDistantDateRanges()
         if let line = firstDateRangeLine, !media.hasProgramDateTime {
             diagnostics.append(Diagnostic(.error, line: line, .programDateTimeMissing,
                 "The playlist has EXT-X-DATERANGE tags but no EXT-X-PROGRAM-DATE-TIME, so their dates cannot be placed on the timeline; add EXT-X-PROGRAM-DATE-TIME to the first segment."))
@@ -328,7 +390,33 @@ struct PlaylistBuilder {
         return PlaylistParseResult(playlist: .media(media), diagnostics: diagnostics)
     }
 
+    /// A date range whose START-DATE lies more than `NumericRange.maximumSeconds` before the first
+    /// program date or after the last is dropped: its position on the timeline would be beyond every
+    /// range the schedule works in (dates reach from year 0 to 9999, ±3·10^11 s).
+    private mutating func refuseDistantDateRanges() {
+        var earliest: Date?
+        var latest: Date?
+        for segment in media.segments {
+            guard let date = segment.programDateTime else { continue }
+            if earliest.map({ date < $0 }) ?? true { earliest = date }
+            if latest.map({ date > $0 }) ?? true { latest = date }
+        }
+        guard let earliest, let latest else { return }
+        let reach = NumericRange.maximumSeconds
+        media.dateRanges.removeAll { dateRange in
+            guard let start = dateRange.startDate else { return false }
+            let before = earliest.timeIntervalSince(start)
+            let after = start.timeIntervalSince(latest)
+            guard before > reach || after > reach else { return false }
+            diagnostics.append(Diagnostic(.error, line: dateRange.line, .numberOutOfRange,
+                "START-DATE of date range '\(dateRange.id)' is \((before > reach ? before : after).plainText) s \(before > reach ? "before the first" : "after the last") "
+                    + "EXT-X-PROGRAM-DATE-TIME, more than the \(reach.plainText) s airlab accepts between a date range and the playlist's dates; the date range is ignored."))
+            return true
+        }
+    }
+
     private mutating func checkGroups() {
+        let known = multivariant.renditionGroups
         for variant in multivariant.variants {
             if variant.codecs.isEmpty {
                 diagnostics.append(Diagnostic(.warning, line: variant.line, .variantMissingCodecs,
@@ -343,7 +431,7 @@ struct PlaylistBuilder {
                 (.subtitles, variant.subtitlesGroup, "SUBTITLES"),
             ]
             for (type, group, attribute) in groups {
-                guard let group, multivariant.renditions(ofType: type, group: group).isEmpty else { continue }
+                guard let group, known[RenditionGroupKey(type: type, groupID: group)] == nil else { continue }
                 diagnostics.append(Diagnostic(.error, line: variant.line, .variantUnknownGroup,
                     "Variant '\(variant.uri)' names \(attribute) group '\(group)', but no EXT-X-MEDIA defines it."))
             }
@@ -394,12 +482,54 @@ struct PlaylistBuilder {
             "\(tag) has \(attribute)=\(value); expected \(expected)."))
     }
 
-    private func decimalInteger(_ value: UnsafeBufferPointer<UInt8>) -> Int? {
-        AttributeValue.unquoted(value.string).integer
+    private func integer(_ value: UnsafeBufferPointer<UInt8>, in range: NumericRange) -> NumberReading<Int> {
+        NumberReading(decimalInteger: value, in: range)
+    }
+
+    /// The value of a tag such as `#EXT-X-MEDIA-SEQUENCE:7` when it is inside its range; otherwise nil, reported.
+    private mutating func tagNumber<Value>(
+        _ reading: NumberReading<Value>, _ tag: String, _ value: UnsafeBufferPointer<UInt8>, _ line: Int, in range: NumericRange,
+        expected: String, consequence: String = "it is ignored", number: UnsafeBufferPointer<UInt8>? = nil
+    ) -> Value? {
+        switch reading {
+        case .value(let number):
+            return number
+        case .notANumber, .belowSpecMinimum:
+            malformed(tag, value, line, expected: expected)
+        case .outOfRange:
+            let shown = (number ?? value).string
+            diagnostics.append(Diagnostic(.error, line: line, .numberOutOfRange, range.refusal("#\(tag)", value: shown, consequence: consequence)))
+        }
+        return nil
+    }
+
+    /// The value of an attribute such as BANDWIDTH when it is inside its range; otherwise nil, reported.
+    private mutating func attributeNumber<Value>(
+        _ reading: NumberReading<Value>, _ attribute: String, _ value: AttributeValue, of tag: String, _ line: Int,
+        in range: NumericRange, expected: String
+    ) -> Value? {
+        switch reading {
+        case .value(let number):
+            return number
+        case .notANumber, .belowSpecMinimum:
+            invalidValue(attribute, value, of: tag, line, expected: expected)
+        case .outOfRange:
+            diagnostics.append(Diagnostic(.error, line: line, .numberOutOfRange, range.refusal(attribute, value: value.description, of: tag)))
+        }
+        return nil
     }
 }
 
+/// A rendition's identity within its playlist: names are unique within a group of a type.
+private struct RenditionName: Hashable {
+    var type: RenditionType
+    var group: String
+    var name: String
+}
+
 /// Reads decimal-floating-point numbers from bytes without building a String: EXTINF is on every segment.
+///
+/// Never traps: a number too large for `UInt64` reads as infinity, which every `NumericRange` refuses.
 enum DecimalReader {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var integer: UInt64 = 0
@@ -407,6 +537,7 @@ enum DecimalReader {
         var fractionDigits = 0
         var sawDigit = false
         var inFraction = false
+        var integerOverflowed = false
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -419,9 +550,10 @@ enum DecimalReader {
                         fractionDigits += 1
                     }
                 } else {
-                    let (product, overflow) = integer.multipliedReportingOverflow(by: 10)
-                    guard !overflow else { return nil }
-                    integer = product + digit
+                    // More than UInt64 holds is still a number, just one beyond every range: infinity says so.
+                    let (product, overflowed) = integer.multipliedReportingOverflow(by: 10)
+                    let (sum, carried) = product.addingReportingOverflow(digit)
+                    if overflowed || carried { integerOverflowed = true } else { integer = sum }
                 }
             case UInt8(ascii: ".") where !inFraction:
                 inFraction = true
@@ -430,6 +562,7 @@ enum DecimalReader {
             }
         }
         guard sawDigit else { return nil }
+        if integerOverflowed { return .infinity }
         return Double(integer) + Double(fraction) / powersOfTen[fractionDigits]
     }
 

@@ -20,13 +20,27 @@ public enum PlaylistParser {
         if let refusal = refusal(of: buffer) {
             return PlaylistParseResult(playlist: nil, diagnostics: [refusal])
         }
-        var builder = PlaylistBuilder()
+        // A segment takes two lines and at least 13 bytes ("#EXTINF:1,\nx\n"): the smaller bound is reserved.
+        var builder = PlaylistBuilder(segmentCapacity: min(lineCount(buffer) / 2, buffer.count / 13))
         var lines = PlaylistLines(buffer)
         _ = lines.next()  // #EXTM3U, checked by `refusal(of:)`
         while let line = lines.next() {
             builder.consume(line, lineNumber: lines.lineNumber)
         }
         return builder.finish()
+    }
+
+    /// How many lines the buffer has, by memchr: far cheaper than the parse, and it lets the builder
+    /// size its segment array once instead of copying it as it grows (1.5 times its size at the peak).
+    static func lineCount(_ buffer: UnsafeBufferPointer<UInt8>) -> Int {
+        guard var cursor = buffer.baseAddress else { return 0 }
+        let end = cursor + buffer.count
+        var count = 1
+        while cursor < end, let newline = memchr(cursor, Int32(UInt8(ascii: "\n")), end - cursor) {
+            count += 1
+            cursor = UnsafePointer(newline.assumingMemoryBound(to: UInt8.self)) + 1
+        }
+        return count
     }
 
     /// Why a buffer is not a playlist at all, if it is not.

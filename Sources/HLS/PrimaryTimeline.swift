@@ -59,8 +59,14 @@ public struct PrimaryTimeline: Sendable {
     /// The date shown at a position, when the playlist has dates.
     public func date(at position: Double) -> Date? {
         guard !anchors.isEmpty else { return nil }
-        var best = anchors[0]
-        for anchor in anchors where anchor.position <= position { best = anchor }
+        // Anchors ascend by position: the last one at or before it, found by halving (or the first).
+        var low = 0
+        var high = anchors.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if anchors[middle].position <= position { low = middle } else { high = middle - 1 }
+        }
+        let best = anchors[low]
         return best.date.addingTimeInterval(position - best.position)
     }
 

@@ -54,7 +54,9 @@ public enum ProgramDate {
 
     /// Formats a date the way playlists write it: UTC with milliseconds.
     public static func format(_ date: Date) -> String {
-        let totalMilliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // Total: a date computed from a far position must still format, not trap; ±2^60 ms (36 million
+        // years) leaves the calendar arithmetic below room to spare.
+        let totalMilliseconds = min(max(Int(saturating: (date.timeIntervalSince1970 * 1000).rounded(.down)), -(1 << 60)), 1 << 60)
         let milliseconds = ((totalMilliseconds % 1000) + 1000) % 1000
         let totalSeconds = (totalMilliseconds - milliseconds) / 1000
         let secondsOfDay = ((totalSeconds % 86_400) + 86_400) % 86_400

@@ -54,7 +54,7 @@ final class HTTPClientSocket: @unchecked Sendable {
         if Glibc.connect(descriptor, address, length) == 0 { return nil }
         guard errno == EINPROGRESS else { return String(cString: strerror(errno)) }
         var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-        let ready = poll(&entry, 1, Int32(max(1, timeout * 1000)))
+        let ready = poll(&entry, 1, Int32(min(max(1, timeout * 1000), Double(Int32.max))))  // NaN: max gives 1
         guard ready > 0 else { return ready == 0 ? "no answer within \(PlainNumber(timeout)) s" : String(cString: strerror(errno)) }
         var failure: Int32 = 0
         var size = socklen_t(MemoryLayout<Int32>.size)
@@ -64,8 +64,9 @@ final class HTTPClientSocket: @unchecked Sendable {
 
     /// Bounds every later read and write; an event stream sets it longer than the heartbeat interval.
     func setTimeout(_ seconds: Double) {
-        let whole = Int(seconds)
-        var value = timeval(tv_sec: whole, tv_usec: Int(((seconds - Double(whole)) * 1_000_000).rounded()))
+        let bounded = seconds.isNaN ? 0 : min(max(seconds, 0), 1e9)  // total: timeval takes no NaN, inf or 2^63
+        let whole = Int(bounded)
+        var value = timeval(tv_sec: whole, tv_usec: Int(((bounded - Double(whole)) * 1_000_000).rounded()))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
@@ -185,5 +186,5 @@ final class HTTPClientSocket: @unchecked Sendable {
 struct PlainNumber: CustomStringConvertible {
     var value: Double
     init(_ value: Double) { self.value = value }
-    var description: String { value.rounded() == value ? String(Int(value)) : String(value) }
+    var description: String { value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value) }
 }

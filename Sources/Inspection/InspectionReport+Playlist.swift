@@ -123,7 +123,8 @@ extension InspectionReport.Interstitial {
 
 extension InspectionReport.ClientAttributeValue {
     init(_ value: AttributeValue) {
-        if let number = value.decimal {
+        // A number too long for a Double reads as infinity, which JSON cannot hold: it stays text.
+        if let number = value.decimal, number.isFinite {
             self = .number(number)
         } else {
             self = .string(value.text)

@@ -1,3 +1,5 @@
+import HLS
+
 /// Rows of text in left-aligned columns, two spaces apart, for terminal output.
 struct TextTable {
     private var rows: [[String]] = []
@@ -29,11 +31,9 @@ struct TextTable {
     }
 }
 
-/// Seconds as people write them: `6`, `20.5`, `0.033`.
+/// Seconds as people write them: `6`, `20.5`, `0.033`; total, like every number airlab prints.
 enum Seconds {
     static func format(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        let rounded = (value * 1000).rounded() / 1000
-        return String(rounded)
+        value.plainTextToMilliseconds
     }
 }

@@ -2,6 +2,7 @@ import ChildProcess
 import Foundation
 import SenderProtocol
 import Synchronization
+import HLS
 
 /// A fleet of receivers in one `airlabd` this process starts on 127.0.0.1, one per profile, for a lab
 /// run that needs no network: any free ports, no mDNS, a state folder of its own that goes away after.
@@ -86,7 +87,7 @@ public final class LocalFleet: Sendable {
         let status = process.waitUntilExit()
         let said = (try? String(contentsOf: log, encoding: .utf8))?
             .split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
-        let why = expired.isRaised ? "was not ready within \(Int(timeout)) s" : "exited with status \(status)"
+        let why = expired.isRaised ? "was not ready within \(timeout.plainText) s" : "exited with status \(status)"
         return .failure(FleetError("the local fleet's airlabd \(why)" + (said.isEmpty ? "" : ": \(said)")))
     }
 

@@ -1,4 +1,5 @@
 import Discovery
+import HLS
 
 /// Finds receivers: by browsing `_airplay._tcp` over mDNS, or directly at a `HOST:PORT`.
 public struct ReceiverDirectory: Sendable {
@@ -41,7 +42,7 @@ public struct ReceiverDirectory: Sendable {
     static func seconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let value = Double(seconds) + Double(attoseconds) / 1e18
-        return value.rounded() == value ? String(Int(value)) : String(value)
+        return value.plainText
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Emulation
+import HLS
 import SenderProtocol
 
 /// What a sender knows of one session while it plays, folded from the receiver's events and polls:
@@ -85,7 +86,7 @@ public struct SessionProgress: Sendable, Equatable {
         if state == "ended" {
             return "ended" + (endReason.map { " (\($0))" } ?? "") + "; \(interstitialsPlayed) interstitial(s) played"
                 + (interstitialsSkipped > 0 ? ", \(interstitialsSkipped) skipped" : "")
-                + (lastSwitchMilliseconds.map { ", last switch \(Int($0.rounded())) ms" } ?? "")
+                + (lastSwitchMilliseconds.map { ", last switch \(Int(roundingSaturated: $0)) ms" } ?? "")
         }
         var parts = [state]
         if let interstitial {
@@ -95,7 +96,7 @@ public struct SessionProgress: Sendable, Equatable {
             parts.append(Self.seconds(position) + (duration.map { " / " + Self.seconds($0) } ?? "") + " s")
         }
         if let lastSwitchMilliseconds {
-            parts.append("| last switch \(Int(lastSwitchMilliseconds.rounded())) ms")
+            parts.append("| last switch \(Int(roundingSaturated: lastSwitchMilliseconds)) ms")
         }
         if refusals > 0 { parts.append("| \(refusals) refused") }
         return parts.joined(separator: "  ")

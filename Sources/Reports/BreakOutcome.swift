@@ -1,4 +1,5 @@
 import Emulation
+import HLS
 
 /// One interstitial as one receiver handled it: the row of a lab report and one JUnit test case.
 public struct BreakOutcome: Sendable, Equatable {
@@ -93,7 +94,7 @@ public struct LabThresholds: Sendable {
             return failOnSkippedBreaks ? "the interstitial did not play: \(outcome.skipReason ?? "skipped")" : nil
         }
         if let limit = maxTransitionMilliseconds, outcome.worstTransitionMilliseconds > limit {
-            return "a transition took \(Int(outcome.worstTransitionMilliseconds.rounded())) ms, more than the \(Int(limit)) ms allowed"
+            return "a transition took \(Int(roundingSaturated: outcome.worstTransitionMilliseconds)) ms, more than the \(limit.plainText) ms allowed"
         }
         return nil
     }

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import HLS
 
 /// The HTML view of a run: a table of receivers × interstitials with their switching latency and why
 /// the media differed, and one SVG timeline with a lane per receiver (primary, interstitials,
@@ -45,7 +46,7 @@ public enum HTMLReport {
         for session in report.sessions {
             for outcome in BreakOutcome.outcomes(of: session) {
                 let failure = thresholds.failure(of: outcome)
-                let latency = { (transition: Transition?) in transition.map { String(Int($0.totalMilliseconds.rounded())) } ?? "–" }
+                let latency = { (transition: Transition?) in transition.map { String(Int(roundingSaturated: $0.totalMilliseconds)) } ?? "–" }
                 let why = outcome.played ? outcome.mismatches.map(e).joined(separator: "<br/>") : e(outcome.skipReason ?? "skipped")
                 rows.append("<tr data-profile=\"\(e(session.profile))\" data-event=\"\(e(outcome.eventID))\"><td>\(e(session.profile))</td>"
                     + "<td>\(e(outcome.eventID))</td><td>\(latency(outcome.transitionIn))</td><td>\(latency(outcome.transitionOut))</td>"

@@ -1,4 +1,5 @@
 import Emulation
+import HLS
 
 /// The terminal view of a lab run: one row per receiver and interstitial with its switches and its
 /// verdict, then the receivers that failed as a whole. The full timelines are in the report files.
@@ -9,7 +10,7 @@ public enum LabSummaryText {
         for session in report.sessions {
             let outcomes = BreakOutcome.outcomes(of: session)
             for outcome in outcomes {
-                let milliseconds = { (transition: Transition?) in transition.map { "\(Int($0.totalMilliseconds.rounded())) ms" } ?? "-" }
+                let milliseconds = { (transition: Transition?) in transition.map { "\(Int(roundingSaturated: $0.totalMilliseconds)) ms" } ?? "-" }
                 let result = thresholds.failure(of: outcome).map { "FAIL: \($0)" }
                     ?? (outcome.mismatches.isEmpty ? "pass" : "pass (" + outcome.mismatches.joined(separator: ", ") + ")")
                 rows.append([session.profile, outcome.eventID, milliseconds(outcome.transitionIn), milliseconds(outcome.transitionOut), result])

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import HLS
 
 /// The terminal view of session reports: per receiver, the timeline as a table, what was refused or
 /// skipped, and the totals.
@@ -90,11 +91,11 @@ public enum SessionReportText {
     }
 
     static func milliseconds(_ value: Double) -> String {
-        "\(Int(value.rounded())) ms"
+        "\(Int(roundingSaturated: value)) ms"
     }
 
     static func number(_ value: Double) -> String {
-        value.rounded() == value ? String(Int(value)) : String(value)
+        value.plainText
     }
 
     private static func table(_ rows: [[String]]) -> [String] {

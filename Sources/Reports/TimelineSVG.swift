@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import HLS
 
 /// The SVG timeline of sessions: one lane per receiver on a shared session-time axis, showing
 /// loading, primary, interstitials, transitions, pauses and refused commands (hover for details).
@@ -29,7 +30,7 @@ public enum TimelineSVG {
         let longest = max(1, sessions.map(\.totals.sessionSeconds).max() ?? 1)
         let scale = axisWidth / longest
         let height = laneHeight * Double(sessions.count) + 30
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"\(Int(labelWidth + axisWidth + 20))\" height=\"\(Int(height))\">\n"
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"\(Int(saturating: labelWidth + axisWidth + 20))\" height=\"\(Int(saturating: height))\">\n"
         for (index, session) in sessions.enumerated() {
             let y = Double(index) * laneHeight
             svg += "<g class=\"lane\" data-profile=\"\(e(session.profile))\" transform=\"translate(0,\(format(y)))\">\n"

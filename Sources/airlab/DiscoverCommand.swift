@@ -21,7 +21,7 @@ enum DiscoverCommand {
         let seconds: Double
         do throws(UsageError) {
             seconds = try parsed.value("timeout", as: Double.self) ?? 3
-            guard seconds > 0 else { throw UsageError(commandPath: parsed.path, message: "--timeout must be a positive number of seconds") }
+            guard seconds > 0, seconds <= 86_400 else { throw UsageError(commandPath: parsed.path, message: "--timeout must be a positive number of seconds, at most 86400") }
         } catch {
             return Airlab.usageFailure(error)
         }

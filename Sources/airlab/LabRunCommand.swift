@@ -83,7 +83,7 @@ enum LabRunCommand {
             thresholds = LabThresholds(maxTransitionMilliseconds: limit, failOnSessionErrors: parsed.flag("fail-on-error"))
             out = URL(fileURLWithPath: parsed.values("out").last ?? "lab-report")
             discoveryTimeout = try parsed.value("discovery-timeout", as: Double.self) ?? 3
-            guard discoveryTimeout > 0 else { throw fail("--discovery-timeout must be a positive number of seconds") }
+            guard discoveryTimeout > 0, discoveryTimeout <= 86_400 else { throw fail("--discovery-timeout must be a positive number of seconds, at most 86400") }
         }
     }
 

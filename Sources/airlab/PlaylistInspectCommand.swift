@@ -23,8 +23,9 @@ enum PlaylistInspectCommand {
         let location: ResourceLocation
         do throws(UsageError) {
             timeout = try parsed.value("timeout", as: Double.self) ?? ResourceLoader.defaultTimeout
-            guard timeout >= 1 else {
-                throw UsageError(commandPath: parsed.path, message: "--timeout must be at least 1 second, not '\(timeout)'")
+            // Bounded above too: the loader turns it into whole seconds and deadlines, which must not overflow.
+            guard timeout >= 1, timeout <= 86_400 else {
+                throw UsageError(commandPath: parsed.path, message: "--timeout must be from 1 to 86400 seconds, not '\(timeout)'")
             }
         } catch {
             return Airlab.usageFailure(error)

@@ -23,8 +23,8 @@ enum ReceiverOptions {
         } catch {
             throw .usage(error)
         }
-        guard seconds > 0 else {
-            throw .usage(UsageError(commandPath: parsed.path, message: "--discovery-timeout must be a positive number of seconds"))
+        guard seconds > 0, seconds <= 86_400 else {
+            throw .usage(UsageError(commandPath: parsed.path, message: "--discovery-timeout must be a positive number of seconds, at most 86400"))
         }
         do throws(ReceiverError) {
             return try await ReceiverDirectory(timeout: .milliseconds(Int(seconds * 1000))).resolve(target)

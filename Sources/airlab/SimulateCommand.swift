@@ -136,7 +136,7 @@ enum SimulateCommand {
             if let until, until <= 0 { throw fail("--until must be a positive number of seconds, not '\(until)'") }
             language = parsed.values("language").last
             timeout = try parsed.value("timeout", as: Double.self) ?? ResourceLoader.defaultTimeout
-            guard timeout >= 1 else { throw fail("--timeout must be at least 1 second, not '\(timeout)'") }
+            guard timeout >= 1, timeout <= 86_400 else { throw fail("--timeout must be from 1 to 86400 seconds, not '\(timeout)'") }
             json = parsed.flag("json")
             junitFile = parsed.values("junit").last
             htmlFile = parsed.values("html").last
