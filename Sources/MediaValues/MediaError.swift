@@ -98,6 +98,7 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        // Whole seconds print without ".0"; anything Int cannot hold exactly (or not finite) as it is.
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
     }
 }
