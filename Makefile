@@ -47,6 +47,7 @@ bench: deps
 	@scripts/bench-reference-env "$(CACHE_DIR)/bench-venv"
 	$(SWIFT) build -c release --product airlab-bench
 	$(SWIFT) build -c release --product airlabd
+	$(SWIFT) build -c release --product airlab
 	.build/release/airlab-bench --python "$(CACHE_DIR)/bench-venv/bin/python" --work "$(CACHE_DIR)/bench"
 
 # One receiver, an Apple TV 4K, on port 7000 of every interface, advertised over mDNS when avahi runs.
