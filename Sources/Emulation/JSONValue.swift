@@ -13,23 +13,49 @@ public indirect enum JSONValue: Codable, Equatable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// The most values one document may hold, and how deep they may nest. A binary property list
+    /// may name one object from many places, so a few hundred bytes can stand for a tree of 2^30
+    /// values; and every level of nesting is a frame of the decoder's stack. The documents read this
+    /// way (client events, setProperty values, profiles) hold tens to hundreds of values; decoding one
+    /// costs microseconds a value, so the limit also bounds what a hostile body costs.
+    public static let maximumValues = 20_000
+    public static let maximumDepth = 64
+
+    /// The values left to the document being decoded; set by the outermost value for its nested ones.
+    @TaskLocal private static var budget: DecodingBudget?
+
     public init(from decoder: Decoder) throws {
+        if let budget = Self.budget {
+            try budget.spend(at: decoder.codingPath)
+            self = try Self.read(decoder)
+        } else {
+            let budget = DecodingBudget(values: Self.maximumValues)
+            try budget.spend(at: decoder.codingPath)
+            self = try Self.$budget.withValue(budget) { try Self.read(decoder) }
+        }
+    }
+
+    private static func read(_ decoder: Decoder) throws -> JSONValue {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
-            self = .null
+            return .null
         } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
+            return .bool(value)
         } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
+            return .number(value)
         } else if let value = try? container.decode(String.self) {
-            self = .string(value)
+            return .string(value)
         } else if let date = try? container.decode(Date.self) {
             // Only a property list gets here with a date: JSON's numbers and strings were taken above.
-            self = .string(date.formatted(.iso8601))
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            return .string(date.formatted(.iso8601))
+        }
+        do {
+            return .array(try container.decode([JSONValue].self))
+        } catch let refusal as DecodingBudget.Exceeded {
+            // Past the budget inside an array: trying the same bytes as an object would spend it again.
+            throw refusal
+        } catch {
+            return .object(try container.decode([String: JSONValue].self))
         }
     }
 
@@ -65,6 +91,32 @@ public indirect enum JSONValue: Codable, Equatable, Sendable {
         case .string(let value): "\"\(value)\""
         case .array(let values): "[\(values.map(\.description).joined(separator: ", "))]"
         case .object: "an object"
+        }
+    }
+}
+
+/// What one document may still spend on values, counted by `JSONValue` as it decodes.
+final class DecodingBudget: @unchecked Sendable {
+    /// Thrown when a document holds more values than `JSONValue.maximumValues` or nests deeper than
+    /// `JSONValue.maximumDepth`.
+    struct Exceeded: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Only the thread decoding the document touches it (the budget is task-local to that decode).
+    private var values: Int
+
+    init(values: Int) {
+        self.values = values
+    }
+
+    func spend(at codingPath: [any CodingKey]) throws {
+        guard codingPath.count <= JSONValue.maximumDepth else {
+            throw Exceeded(description: "values nest deeper than \(JSONValue.maximumDepth) levels")
+        }
+        values -= 1
+        guard values >= 0 else {
+            throw Exceeded(description: "the document holds more than \(JSONValue.maximumValues) values")
         }
     }
 }

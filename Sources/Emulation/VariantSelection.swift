@@ -36,8 +36,10 @@ extension ReceiverProfile {
     ) throws(NoPlayableVariant) -> VariantSelection {
         var rejections: [VariantRejection] = []
         var playable: [(index: Int, variant: Variant)] = []
+        // One pass over the renditions for all variants: a playlist of 50,000 of each stays linear.
+        let groups = playlist.renditionGroups
         for (index, variant) in playlist.variants.enumerated() {
-            if let reason = rejection(of: variant, in: playlist) {
+            if let reason = rejection(of: variant, in: playlist, groups: groups) {
                 rejections.append(VariantRejection(uri: variant.uri, reason: reason))
             } else {
                 playable.append((index, variant))
@@ -55,7 +57,12 @@ extension ReceiverProfile {
     }
 
     /// Why this receiver cannot play a variant, or nil when it can.
-    public func rejection(of variant: Variant, in playlist: MultivariantPlaylist) -> String? {
+    ///
+    /// - Parameter groups: the playlist's `renditionGroups`, when many variants are checked; nil looks
+    ///   the variant's audio group up on its own.
+    public func rejection(
+        of variant: Variant, in playlist: MultivariantPlaylist, groups: [RenditionGroupKey: [Rendition]]? = nil
+    ) -> String? {
         let declared = variant.codecs.compactMap(DeclaredCodec.init)
         let videoCodecs = declared.filter { $0.kind == .video }
         let audioCodecs = declared.filter { $0.kind == .audio }
@@ -93,7 +100,9 @@ extension ReceiverProfile {
                 return "audio codec \(codec.text) (\(codec.codecName)) is not decoded here"
             }
             if let group = variant.audioGroup {
-                let channels = playlist.renditions(ofType: .audio, group: group).compactMap { rendition in
+                let renditions = groups.map { $0[RenditionGroupKey(type: .audio, groupID: group)] ?? [] }
+                    ?? playlist.renditions(ofType: .audio, group: group)
+                let channels = renditions.compactMap { rendition in
                     rendition.channels.flatMap { Int($0.split(separator: "/").first ?? "") }
                 }
                 if let fewest = channels.min(), fewest > support.maxChannels {
