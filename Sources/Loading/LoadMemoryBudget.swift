@@ -19,7 +19,7 @@ public final class LoadMemoryBudget: Sendable {
     public static let defaultLimit = 128 << 20
     /// The one budget every loader of the process shares unless it is given its own: a receiver's
     /// planner and prober, or an inspection's resolver, draw on the same bytes.
-    public static let process = LoadMemoryBudget(limit: defaultLimit)
+    public static let shared = LoadMemoryBudget(limit: defaultLimit)
 
     private struct Account {
         var held = 0

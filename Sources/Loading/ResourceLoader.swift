@@ -25,7 +25,7 @@ public struct ResourceLoader: Sendable {
 
     public init(
         timeout: Double = defaultTimeout, maximumRedirects: Int = defaultMaximumRedirects, deadline: ContinuousClock.Instant? = nil,
-        memoryBudget: LoadMemoryBudget = .process
+        memoryBudget: LoadMemoryBudget = .shared
     ) {
         self.timeout = timeout.isFinite ? max(1, timeout) : Self.defaultTimeout
         self.maximumRedirects = max(0, maximumRedirects)
