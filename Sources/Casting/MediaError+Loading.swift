@@ -15,7 +15,8 @@ extension MediaError {
         case .timedOut(let seconds): reason = .timedOut(seconds: timeout ?? seconds)
         case .tooLarge(let limit, _): reason = .tooLarge(limit: limit)
         case .unsupportedScheme(let scheme): reason = .unsupportedScheme(scheme)
-        case .notAFile, .unreadable, .localFileNotAllowed, .localInputNotAllowed, .tooManyRedirects, .invalidURL, .network:
+        case .notAFile, .unreadable, .localFileNotAllowed, .localInputNotAllowed, .tooManyRedirects, .invalidURL, .network,
+             .memoryBudgetExhausted:
             reason = .cannotRead(error.reason.description)
         }
         self.init(input: error.location, reason: reason)

@@ -12,9 +12,18 @@ import Synchronization
 /// and every redirect is counted and checked before it is followed (a redirect to `file:` must never
 /// make us read a local file). A byte range is asked for with `Range`; a server that ignores it and
 /// answers 200 with the whole resource is read up to the range's end and cut to it.
+///
+/// The body streams: the delegate runs inline in libcurl's write callback (`InlineDelegateQueue`), so
+/// no chunk waits anywhere but in the body, which never grows past the cap (`BodyBuffer`). Every byte
+/// kept is reserved from the loader's shared budget (`LoadMemoryBudget`) as it arrives and given back
+/// once the transfer ends, when its body is handed over or dropped.
 final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct State {
-        var body = Data()
+        var body: BodyBuffer
+        /// Bytes of `body` taken from the shared budget, given back when the transfer completes.
+        var reserved = 0
+        /// Set once a cancellation has been asked for, so that late chunks do not ask again.
+        var stopping = false
         var redirects = 0
         var finalURL: URL
         /// Bytes still to drop from the front: the range's offset, when the server sent it all.
@@ -35,6 +44,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     private let timeout: Double
     /// Seconds the whole transfer may take: the timeout, or less when a caller's deadline is nearer.
     private let allowance: Double
+    private let budget: LoadMemoryBudget
     private let state: Mutex<State>
 
     /// The most bytes kept: the cap, or the range's length when that is smaller.
@@ -48,7 +58,8 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         maximumRedirects = request.maximumRedirects
         timeout = request.timeout
         allowance = request.allowance
-        state = Mutex(State(finalURL: request.url))
+        budget = request.budget
+        state = Mutex(State(body: BodyBuffer(limit: min(request.maximumSize, request.range?.length ?? Int.max)), finalURL: request.url))
     }
 
     /// Fetches what `request` names; returns the body and the URL it finally came from, after redirects.
@@ -62,7 +73,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         configuration.timeoutIntervalForRequest = max(1, timeout)
         configuration.timeoutIntervalForResource = max(1, timeout)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: InlineDelegateQueue())
         // The session holds its delegate strongly until it is invalidated.
         defer { session.finishTasksAndInvalidate() }
 
@@ -116,22 +127,28 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             return
         }
         let status = (response as? HTTPURLResponse)?.statusCode
-        if range == nil, overflow == .refuse, response.expectedContentLength > Int64(maximumSize) {
-            fail(.tooLarge(limit: maximumSize, size: Int(response.expectedContentLength)))
+        let declared = response.expectedContentLength
+        if range == nil, overflow == .refuse, declared > Int64(maximumSize) {
+            fail(.tooLarge(limit: maximumSize, size: Int(declared)))
             completionHandler(.cancel)
             return
         }
-        if let range, status != 206 {
-            // The server ignored the range and sends the resource from its first byte.
-            state.withLock { $0.skip = range.offset }
+        state.withLock { state in
+            if let range, status != 206 {
+                // The server ignored the range and sends the resource from its first byte.
+                state.skip = range.offset
+            } else if declared >= 0, declared <= Int64(state.body.limit) {
+                // A body of known length gets exactly its size; a server that lies only grows it further.
+                state.body.expectedLength = Int(declared)
+            }
         }
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let limit = self.limit
-        let done = state.withLock { state -> Bool in
-            guard state.failure == nil, !state.finishedEarly else { return false }
+        let stops = state.withLock { state -> Bool in
+            // Whatever arrives after the end was decided is dropped here, at once: nothing else holds it.
+            guard state.failure == nil, !state.finishedEarly else { return Self.stopOnce(&state) }
             var chunk = data
             if state.skip > 0 {
                 let dropped = min(state.skip, chunk.count)
@@ -139,25 +156,54 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
                 chunk = chunk.dropFirst(dropped)
             }
             let room = limit - state.body.count
-            if chunk.count <= room {
-                state.body.append(chunk)
-                // A range is complete at its last byte, whatever else the server would go on sending.
-                if range != nil, state.body.count == limit {
-                    state.finishedEarly = true
-                    return true
+            var complete = false
+            if chunk.count > room {
+                guard range != nil || overflow == .keepFirst else {
+                    state.failure = .tooLarge(limit: maximumSize, size: nil)
+                    return Self.stopOnce(&state)
                 }
-                return false
+                chunk = chunk.prefix(room)
+                state.truncated = range == nil || limit < range!.length
+                complete = true
+            } else if range != nil, chunk.count == room {
+                // A range is complete at its last byte, whatever else the server would go on sending.
+                complete = true
             }
-            guard range != nil || overflow == .keepFirst else {
-                state.failure = .tooLarge(limit: maximumSize, size: nil)
-                return true
+            guard keep(chunk, in: &state) else { return Self.stopOnce(&state) }
+            if complete {
+                state.finishedEarly = true
+                return Self.stopOnce(&state)
             }
-            state.body.append(chunk.prefix(room))
-            state.truncated = range == nil || limit < range!.length
-            state.finishedEarly = true
-            return true
+            return false
         }
-        if done { dataTask.cancel() }
+        if stops { stop(dataTask) }
+    }
+
+    /// Reserves `chunk` from the shared budget and appends it to the body; false (with the failure
+    /// recorded) when the budget or memory has no room for it.
+    private func keep(_ chunk: Data, in state: inout State) -> Bool {
+        guard !chunk.isEmpty else { return true }
+        guard budget.reserve(chunk.count, holding: state.reserved) else {
+            state.failure = .memoryBudgetExhausted(limit: budget.limit)
+            return false
+        }
+        state.reserved += chunk.count
+        let appended = chunk.withUnsafeBytes { state.body.append($0) }
+        if !appended { state.failure = .network("out of memory for \(chunk.count) more bytes") }
+        return appended
+    }
+
+    /// True the first time a transfer decides to stop, so that it asks for cancellation once.
+    private static func stopOnce(_ state: inout State) -> Bool {
+        defer { state.stopping = true }
+        return !state.stopping
+    }
+
+    /// Cancels from another queue: delegate calls run inline on the session's work queue, which
+    /// `cancel()` enters synchronously. Chunks that arrive meanwhile are dropped as they come.
+    private func stop(_ task: URLSessionTask) {
+        nonisolated(unsafe) let task = task
+        DispatchQueue.global().async { task.cancel() }
     }
 
     func urlSession(
@@ -178,7 +224,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         if let refusal {
             fail(refusal)
             completionHandler(nil)
-            task.cancel()
+            stop(task)
             return
         }
         completionHandler(request)
@@ -188,10 +234,15 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         let (continuation, result) = state.withLock { state -> (CheckedContinuation<Result<Transferred, LoadingError>, Never>?, Result<Transferred, LoadingError>) in
             let continuation = state.continuation
             state.continuation = nil
+            // The body is handed over or dropped here, so its bytes go back to the shared budget.
+            let body = state.body.take()
+            budget.release(state.reserved)
+            state.reserved = 0
+            state.stopping = true
             if let failure = state.failure {
                 return (continuation, .failure(self.error(failure)))
             }
-            let transferred = Transferred(data: state.body, finalURL: state.finalURL, isTruncated: state.truncated)
+            let transferred = Transferred(data: body, finalURL: state.finalURL, isTruncated: state.truncated)
             if let error, !state.finishedEarly {
                 return (continuation, .failure(self.error(self.reason(for: error))))
             }
@@ -225,4 +276,6 @@ struct TransferRequest: Sendable {
     var timeout: Double
     /// Seconds this transfer may take in all.
     var allowance: Double
+    /// Where the bytes it keeps are reserved from.
+    var budget: LoadMemoryBudget
 }

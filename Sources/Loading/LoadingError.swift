@@ -18,6 +18,9 @@ public struct LoadingError: Error, Sendable, Hashable, CustomStringConvertible {
         case timedOut(Double)
         /// The body is larger than `limit` bytes; `size` when the file or the server said how large.
         case tooLarge(limit: Int, size: Int?)
+        /// The reads in progress together already hold the `limit` bytes all reads may hold at once
+        /// (`LoadMemoryBudget`), so this one could not keep more.
+        case memoryBudgetExhausted(limit: Int)
         /// A scheme other than http, https and (where allowed) file.
         case unsupportedScheme(String)
         /// A local file referenced from a resource that was fetched over the network (`ResourceReferrer`).
@@ -65,6 +68,8 @@ extension LoadingError.Reason: CustomStringConvertible {
             "too large: \(size) bytes, more than the \(Self.format(bytes: limit)) allowed"
         case .tooLarge(let limit, nil):
             "too large: more than the \(Self.format(bytes: limit)) allowed"
+        case .memoryBudgetExhausted(let limit):
+            "too large to hold now: the reads in progress together hold the \(Self.format(bytes: limit)) all reads may hold at once"
         case .unsupportedScheme(let scheme):
             "unsupported URL scheme '\(scheme)'; only http and https URLs (and local files) are read"
         case .localFileNotAllowed:

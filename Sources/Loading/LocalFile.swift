@@ -6,10 +6,12 @@ import Foundation
 /// Reads a local file, or a range of it, refusing it by its size before reading a byte of it.
 ///
 /// The size comes from `fstat` on the opened descriptor, so a file swapped between the check and the
-/// read cannot slip past the cap, and a 200 MB file costs one system call, not 200 MB of memory.
+/// read cannot slip past the cap, and a 200 MB file costs one system call, not 200 MB of memory. The
+/// bytes to read are reserved from the shared budget before they are allocated, and given back when
+/// they are handed over.
 enum LocalFile {
     static func read(
-        _ location: ResourceLocation, maximumSize: Int, range: ResourceRange?, overflow: Overflow
+        _ location: ResourceLocation, maximumSize: Int, range: ResourceRange?, overflow: Overflow, budget: LoadMemoryBudget
     ) throws(LoadingError) -> Transferred {
         func failure(_ reason: LoadingError.Reason) -> LoadingError {
             LoadingError(location: location.description, reason: reason)
@@ -45,6 +47,11 @@ enum LocalFile {
 
         // For a whole file, one byte more than the size we saw tells us the file grew since `fstat`.
         let checksGrowth = range == nil && !truncated
+        let reserved = wanted + (checksGrowth ? 1 : 0)
+        guard budget.reserve(reserved, holding: 0) else {
+            throw failure(.memoryBudgetExhausted(limit: budget.limit))
+        }
+        defer { budget.release(reserved) }
         // Read straight into the Data that is returned: a segment is megabytes, and a copy costs.
         var bytes = Data(count: wanted + (checksGrowth ? 1 : 0))
         var filled = 0

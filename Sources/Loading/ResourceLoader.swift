@@ -19,18 +19,26 @@ public struct ResourceLoader: Sendable {
     /// No transfer runs past this instant: one budget across several reads, such as a probe's
     /// playlists, init section and segment together. Nil leaves each read its `timeout`.
     public var deadline: ContinuousClock.Instant?
+    /// The bytes all reads in progress may hold at once, shared by every copy of this loader (and by
+    /// default by every loader of the process): each read's cap bounds one read, this bounds them together.
+    public var memoryBudget: LoadMemoryBudget
 
-    public init(timeout: Double = defaultTimeout, maximumRedirects: Int = defaultMaximumRedirects, deadline: ContinuousClock.Instant? = nil) {
+    public init(
+        timeout: Double = defaultTimeout, maximumRedirects: Int = defaultMaximumRedirects, deadline: ContinuousClock.Instant? = nil,
+        memoryBudget: LoadMemoryBudget = .shared
+    ) {
         self.timeout = timeout.isFinite ? max(1, timeout) : Self.defaultTimeout
         self.maximumRedirects = max(0, maximumRedirects)
         self.deadline = deadline
+        self.memoryBudget = memoryBudget
     }
 
     /// Reads a resource, or the range of it asked for.
     ///
     /// - Parameters:
     ///   - maximumSize: bodies and files larger than this many bytes are refused without being kept,
-    ///     or with `.keepFirst` cut to their first `maximumSize` bytes.
+    ///     or with `.keepFirst` cut to their first `maximumSize` bytes. A body streams in and is never
+    ///     held past this; what it holds also counts against `memoryBudget` until it is returned.
     ///   - referrer: who named the resource, which decides whether it may be a local file.
     ///   - range: part of the resource; a range past the end gives the bytes that exist.
     public func load(
@@ -46,7 +54,7 @@ public struct ResourceLoader: Sendable {
         }
         let transferred: Transferred
         if location.isLocal {
-            transferred = try LocalFile.read(location, maximumSize: maximumSize, range: range, overflow: overflow)
+            transferred = try LocalFile.read(location, maximumSize: maximumSize, range: range, overflow: overflow, budget: memoryBudget)
         } else if range?.length == 0 {
             transferred = Transferred(data: Data(), finalURL: location.url, isTruncated: false)
         } else {
@@ -58,7 +66,7 @@ public struct ResourceLoader: Sendable {
             }
             transferred = try await HTTPTransfer.get(TransferRequest(
                 url: location.url, maximumSize: maximumSize, range: range, overflow: overflow,
-                maximumRedirects: maximumRedirects, timeout: timeout, allowance: allowance))
+                maximumRedirects: maximumRedirects, timeout: timeout, allowance: allowance, budget: memoryBudget))
         }
         let finalLocation = (try? ResourceLocation(url: transferred.finalURL)) ?? location
         return LoadedResource(location: location, finalLocation: finalLocation, data: transferred.data, isTruncated: transferred.isTruncated)

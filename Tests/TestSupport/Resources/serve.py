@@ -8,6 +8,8 @@ Serves one folder, and a few paths that misbehave on purpose:
   /_redirect/N/PATH   redirects N times (302) before landing on /PATH
   /_redirect-to?URL   redirects (302) to URL, whatever its scheme
   /_stream/N     answers N bytes without Content-Length, so only the client's own count can cap it
+  /_endless      answers bytes without Content-Length and without end, until the client closes the
+                 connection: a body no cap but the client's own can stop
 Prints "PORT <n>" on its first line of output once it listens, then serves until killed.
 """
 import http.server
@@ -57,6 +59,19 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                 while remaining > 0:
                     self.wfile.write(chunk[:remaining])
                     remaining -= len(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return
+        if self.path.startswith("/_endless"):
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.end_headers()
+            # Comment lines: whatever prefix a client keeps reads as the start of a playlist.
+            chunk = b"#" * 65535 + b"\n"
+            try:
+                while True:
+                    self.wfile.write(chunk)
             except (BrokenPipeError, ConnectionResetError):
                 pass
             self.close_connection = True
