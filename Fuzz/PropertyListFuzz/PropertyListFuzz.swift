@@ -3,13 +3,13 @@ import Foundation
 import FuzzReplay
 import SenderProtocol
 
-/// Any bytes as a property list, read the way the receiver reads plist bodies (into a JSON-shaped
-/// value), then written back by the receiver's own XML writer and read again: what a sender sends
-/// can neither trap the reader nor produce a document the writer cannot write.
+/// Any bytes as a property list, read the way both ends read the wire's (`PropertyListInput`, into a
+/// JSON-shaped value), then written back by the receiver's own XML writer and read again: what a
+/// sender sends can neither trap the reader nor produce a document the writer cannot write.
 func propertyListFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    guard let value = try? PropertyListDecoder().decode(JSONValue.self, from: Data(bytes: data, count: size)) else { return 0 }
+    guard let value = try? PropertyListInput.decode(JSONValue.self, from: Data(bytes: data, count: size)) else { return 0 }
     guard let written = try? XMLPropertyList(encoding: value).document() else { return 0 }
-    _ = try? PropertyListDecoder().decode(JSONValue.self, from: written)
+    _ = try? PropertyListInput.decode(JSONValue.self, from: written)
     return 0
 }
 

@@ -86,7 +86,7 @@ public struct PlayRequest: Sendable {
     private static func fromPlist(_ body: Data) throws(ProtocolError) -> PlayRequest {
         let plist: LegacyPlayBody
         do {
-            plist = try PropertyListDecoder().decode(LegacyPlayBody.self, from: body)
+            plist = try PropertyListInput.decode(LegacyPlayBody.self, from: body)
         } catch let error as WireFieldError {
             throw ProtocolError("\(error.key) in the /play property list is not \(error.expected)")
         } catch {

@@ -31,7 +31,7 @@ public enum PropertyRequest {
         guard !body.isEmpty else { throw ProtocolError("setProperty?\(name) has no body") }
         switch PlayRequest.form(of: body, contentType: contentType) {
         case .plist:
-            guard let document = try? PropertyListDecoder().decode(PropertyBody.self, from: body) else {
+            guard let document = try? PropertyListInput.decode(PropertyBody.self, from: body) else {
                 throw ProtocolError("the setProperty?\(name) body is not a property list")
             }
             return (document.value, true)

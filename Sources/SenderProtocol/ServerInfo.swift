@@ -52,7 +52,7 @@ public struct ServerInfo: Sendable, Equatable, Codable {
 
     /// Reads a receiver's answer; nil when it is not a property list dictionary.
     public init?(propertyList data: Data) {
-        guard let info = try? PropertyListDecoder().decode(ServerInfo.self, from: data) else { return nil }
+        guard let info = try? PropertyListInput.decode(ServerInfo.self, from: data) else { return nil }
         self = info
     }
 }
