@@ -140,7 +140,7 @@ let package = Package(
                 "fuzz-request-head", "fuzz-segment-probe",
             ]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
-        .testTarget(name: "ReceiverTests", dependencies: ["TestSupport", "airlab", "airlabd"]),
+        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "Emulation", "TestSupport", "airlab", "airlabd"]),
         /// Checks the units in systemd/ with systemd-analyze and against the rules they must keep.
         .testTarget(name: "SystemdUnitTests", dependencies: ["TestSupport"]),
         /// The sender side against fake receivers and against the real daemon, and the sender's commands.

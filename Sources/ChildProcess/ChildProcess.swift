@@ -29,6 +29,8 @@ public final class ChildProcess: @unchecked Sendable {
     /// Where standard input comes from.
     public enum Input: Sendable {
         case null
+        /// A file the child reads from its start.
+        case file(URL)
         /// A pipe the parent holds open and never writes to: the child sees end of file when the parent
         /// closes it (`closeLifeline()`) or dies, however it dies. A child that stops on that end of file
         /// (`airlabd --stop-on-stdin-close`) can never outlive the parent that started it.
@@ -53,6 +55,8 @@ public final class ChildProcess: @unchecked Sendable {
         switch standardInput {
         case .null:
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        case .file(let url):
+            posix_spawn_file_actions_addopen(&actions, 0, url.path, O_RDONLY, 0)
         case .lifeline:
             guard pipe(&inputEnds) == 0 else { throw ChildProcessError("cannot make a pipe: \(String(cString: strerror(errno)))") }
             // Only this child may hold the read end, and no child at all the write end: another child
@@ -158,6 +162,20 @@ public final class ChildProcess: @unchecked Sendable {
                     return String(decoding: pending, as: UTF8.self)
                 }
                 pending.append(contentsOf: chunk)
+            }
+        }
+    }
+
+    /// Everything left on standard output until the child closes it (a pipe only). Blocking.
+    public func readToEnd() -> Data {
+        guard let output else { return Data() }
+        return pending.withLock { pending in
+            var all = Data(pending)
+            pending = []
+            while true {
+                let chunk = output.availableData
+                if chunk.isEmpty { return all }
+                all.append(chunk)
             }
         }
     }

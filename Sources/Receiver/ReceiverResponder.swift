@@ -162,7 +162,7 @@ struct ReceiverResponder: HTTPResponder {
         case "playbackAccessLog", "playbackErrorLog":
             // The session playing, else the last one played: a sender reads the logs after the end too.
             let latest = core.current.map { (id: $0.id, startedAt: $0.startedAt, report: $0.report) }
-                ?? core.store.entries.last.flatMap { entry in core.store.report(id: entry.id).map { (id: entry.id, startedAt: entry.startedAt, report: $0) } }
+                ?? core.store.latest.flatMap { entry in core.store.report(id: entry.id).map { (id: entry.id, startedAt: entry.startedAt, report: $0) } }
             if name == "playbackAccessLog" {
                 let log = latest.map { PlaybackLogs.accessLog($0.report, sessionID: $0.id, startedAt: $0.startedAt) } ?? []
                 body = PropertyResponse.body(log, json: wantsJSON)
@@ -228,7 +228,8 @@ struct ReceiverResponder: HTTPResponder {
     // MARK: - Reports and metrics
 
     private func sessionList() -> HTTPResponse {
-        var list = core.store.entries.map { entry in
+        let stored = core.store.listing
+        var list = stored.entries.map { entry in
             SessionSummary(
                 id: entry.id, profile: entry.profile, playlist: entry.playlist, active: false, state: .ended, startedAt: entry.startedAt,
                 endReason: entry.endReason)
@@ -238,7 +239,7 @@ struct ReceiverResponder: HTTPResponder {
                 id: session.id, profile: session.profile.name, playlist: session.playlist, active: true, state: session.engineNow.state,
                 startedAt: session.startedAt))
         }
-        return json(SessionList(sessions: list))
+        return json(SessionList(sessions: list, earlier: stored.earlier))
     }
 
     private func sessionReport(_ rest: String) throws(ProtocolError) -> HTTPResponse {

@@ -6,9 +6,10 @@ import Synchronization
 /// atomically (a temporary file renamed into place), and read back when the receiver starts, so
 /// `/sessions` survives restarts.
 ///
-/// With a state directory only the list stays in memory and a report is read from its file when asked
-/// for; without one the latest `memoryLimit` reports are kept, so a daemon that runs for months does
-/// not grow without bound.
+/// Memory holds the newest `listLimit` entries of the list, so a daemon that plays sessions for months
+/// does not grow with them. With a state directory a report is read from its file when asked for, older
+/// sessions' included (they are counted in `earlier`, not listed); without one only the newest
+/// `memoryLimit` reports are kept.
 final class SessionStore: Sendable {
     /// One line of `/sessions`.
     struct Entry: Sendable, Codable {
@@ -26,10 +27,29 @@ final class SessionStore: Sendable {
     }
 
     static let memoryLimit = 200
+    /// About 400 bytes each: the list a soak of 35,000 sessions kept had grown airlabd by 17 MiB.
+    static let listLimit = 1_000
     private let directory: URL?
     /// Files in the state directory that are not readable reports (left there, untouched).
     let unreadable: [String]
-    private let sessions = Mutex<(entries: [Entry], reports: [String: SessionReport])>(([], [:]))
+    private let sessions = Mutex(Kept())
+
+    private struct Kept {
+        /// The newest sessions, oldest first.
+        var entries: [Entry] = []
+        var reports: [String: SessionReport] = [:]
+        /// Sessions whose files are in the state directory but which fell off `entries`.
+        var earlier = 0
+
+        mutating func append(_ entry: Entry, limit: Int) {
+            entries.append(entry)
+            guard entries.count > limit else { return }
+            let dropped = entries.count - limit
+            for old in entries[..<dropped] { reports[old.id] = nil }
+            entries.removeFirst(dropped)
+            earlier += dropped
+        }
+    }
 
     /// Reads the reports already in `directory`/sessions; a file that cannot be read is skipped and
     /// named in `unreadable`, never fatal.
@@ -57,20 +77,29 @@ final class SessionStore: Sendable {
         }
         entries.sort { $0.startedAt < $1.startedAt }
         self.unreadable = unreadable
-        sessions.withLock { $0 = (entries, [:]) }
+        sessions.withLock { kept in
+            kept.earlier = max(0, entries.count - Self.listLimit)
+            kept.entries = Array(entries.suffix(Self.listLimit))
+        }
     }
 
-    var entries: [Entry] { sessions.withLock { $0.entries } }
+    /// The newest sessions, oldest first, and how many older ones have reports on disk.
+    var listing: (entries: [Entry], earlier: Int) { sessions.withLock { ($0.entries, $0.earlier) } }
+
+    var latest: Entry? { sessions.withLock { $0.entries.last } }
 
     func report(id: String) -> SessionReport? {
         if let kept = sessions.withLock({ $0.reports[id] }) { return kept }
-        if let directory {
-            // Only ids this store listed are read, so a request can never name a file of its own choosing.
-            guard sessions.withLock({ $0.entries.contains { $0.id == id } }) else { return nil }
-            let file = directory.appendingPathComponent("\(id).json")
-            return (try? Data(contentsOf: file)).flatMap { try? Self.decoder.decode(StoredSession.self, from: $0).report }
-        }
-        return nil
+        // Only the receiver's own session ids name files (lowercase UUIDs), so a request can never name
+        // a file of its own choosing.
+        guard let directory, Self.isSessionID(id) else { return nil }
+        let file = directory.appendingPathComponent("\(id).json")
+        return (try? Data(contentsOf: file)).flatMap { try? Self.decoder.decode(StoredSession.self, from: $0).report }
+    }
+
+    /// The form `ReceiverCore` gives session ids: a UUID in lowercase.
+    static func isSessionID(_ text: String) -> Bool {
+        UUID(uuidString: text)?.uuidString.lowercased() == text
     }
 
     /// Keeps a finished session; writes it to disk first when there is a state directory. A write that
@@ -78,18 +107,15 @@ final class SessionStore: Sendable {
     @discardableResult
     func save(_ entry: Entry, report: SessionReport) -> String? {
         guard let directory else {
-            sessions.withLock { sessions in
-                sessions.entries.append(entry)
-                sessions.reports[entry.id] = report
-                if sessions.entries.count > Self.memoryLimit {
-                    let dropped = sessions.entries.removeFirst()
-                    sessions.reports[dropped.id] = nil
-                }
+            sessions.withLock { kept in
+                kept.reports[entry.id] = report
+                kept.append(entry, limit: Self.memoryLimit)
+                kept.earlier = 0  // nothing older can be read back
             }
             return nil
         }
         // Listed only once written, so a listed report can always be read.
-        defer { sessions.withLock { $0.entries.append(entry) } }
+        defer { sessions.withLock { $0.append(entry, limit: Self.listLimit) } }
         let file = directory.appendingPathComponent("\(entry.id).json")
         do {
             let data = try Self.encoder.encode(StoredSession(entry: entry, report: report))

@@ -1,12 +1,16 @@
 import Emulation
 import Foundation
 
-/// `GET /sessions`: the receiver's sessions in the order they started, the one playing last.
+/// `GET /sessions`: the receiver's newest sessions in the order they started, the one playing last.
 public struct SessionList: Sendable, Equatable, Codable {
     public var sessions: [SessionSummary]
+    /// Older sessions that are not listed but whose reports `GET /sessions/ID` still serves from the
+    /// state directory; absent when there are none.
+    public var earlier: Int?
 
-    public init(sessions: [SessionSummary]) {
+    public init(sessions: [SessionSummary], earlier: Int = 0) {
         self.sessions = sessions
+        self.earlier = earlier > 0 ? earlier : nil
     }
 }
 

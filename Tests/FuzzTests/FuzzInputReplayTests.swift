@@ -36,3 +36,20 @@ import TestSupport
         #expect(result.stdout.contains("replayed \(expected) inputs"), "\(result.stdout)")
     }
 }
+
+@Suite struct FuzzReplayLimitTests {
+    @Test("An input still running after the replay's limit ends the replay with exit 3, naming the input")
+    func aHangingInputEndsTheReplay() throws {
+        // A FIFO nobody writes to: reading it never finishes, as an input that hangs the target never would.
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("airlab-fuzz-hang-\(UUID().uuidString)")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(at: fifo) }
+
+        let replay = CommandRunner.productsDirectory.appendingPathComponent("fuzz-playlist").path
+        let result = try CommandRunner.run(
+            executableURL: URL(fileURLWithPath: "/usr/bin/env"), ["FUZZ_REPLAY_SECONDS=1", replay, fifo.path])
+
+        #expect(result.status == 3, "\(result.stderr)")
+        #expect(result.stderr.contains("\(fifo.path): still running after"), "\(result.stderr)")
+    }
+}

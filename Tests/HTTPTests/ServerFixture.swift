@@ -27,29 +27,12 @@ struct ServerFixture {
     }
 
     /// `curl ARGUMENTS…`, off the cooperative pool; `--max-time` bounds every call.
-    ///
-    /// Unlike `CommandRunner`, it drains no pipe on a second dispatch thread: on 2 cores libdispatch
-    /// adds threads to a busy pool only about once a second, which made every call cost seconds.
     func curl(_ arguments: [String]) async throws -> CurlResult {
-        try await BlockingWork.run {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["curl", "--silent", "--show-error", "--max-time", "20"] + arguments
-            let output = Pipe()
-            let errors = FileManager.default.temporaryDirectory.appendingPathComponent("airlab-curl-\(UUID().uuidString)")
-            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-            defer { try? FileManager.default.removeItem(at: errors) }
-            let errorHandle = try FileHandle(forWritingTo: errors)
-            process.standardOutput = output
-            process.standardError = errorHandle
-            try process.run()
-            try errorHandle.close()
-            let stdout = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return CurlResult(
-                status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                stderr: (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
+        let result = try await BlockingWork.run {
+            try CommandRunner.run(
+                executableURL: URL(fileURLWithPath: "/usr/bin/env"), ["curl", "--silent", "--show-error", "--max-time", "20"] + arguments)
         }
+        return CurlResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     func connect(receiveTimeoutSeconds: Int = 10) async throws -> RawSocket {
@@ -120,22 +103,16 @@ extension ServerFixture {
     /// exits or its `--max-time` passes; then ends curl. For responses that never end by themselves.
     func curlStreaming(_ arguments: [String], until done: @escaping @Sendable (String) -> Bool) async throws -> String {
         try await BlockingWork.run {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["curl", "--silent", "--no-buffer", "--max-time", "20"] + arguments
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            var received = Data()
-            while !done(String(decoding: received, as: UTF8.self)) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                received.append(chunk)
+            let curl = try ChildProcess(
+                ["/usr/bin/env", "curl", "--silent", "--no-buffer", "--max-time", "20"] + arguments, standardOutput: .pipe,
+                standardError: .null)
+            defer { curl.terminate(grace: 0) }
+            // Line by line, each with its newline, as curl passes the stream on.
+            var received = ""
+            while !done(received), let line = curl.readLine() {
+                received += line + "\n"
             }
-            // SIGKILL: curl inherits the dispatch thread's blocked signals, so SIGTERM would wait.
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            return String(decoding: received, as: UTF8.self)
+            return received
         }
     }
 }

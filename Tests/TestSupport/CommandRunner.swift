@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 
 /// The result of running one of the package's executables.
@@ -24,36 +25,25 @@ public enum CommandRunner {
     }
 
     /// Runs any executable to completion, such as a reference tool (`/usr/bin/env ffprobe …`).
+    ///
+    /// Through `ChildProcess`, not Foundation's `Process`, which closes descriptors of its own in the
+    /// test process: with hundreds of tests in parallel, one could be a socket another test had just
+    /// been given the same number for.
     public static func run(executableURL: URL, _ arguments: [String], stdin: Data? = nil) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = executableURL
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        if let stdin {
-            input.fileHandleForWriting.write(stdin)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("airlab-run-\(UUID().uuidString)")
+        let input = scratch.appendingPathExtension("in")
+        let errors = scratch.appendingPathExtension("err")
+        defer {
+            try? FileManager.default.removeItem(at: input)
+            try? FileManager.default.removeItem(at: errors)
         }
-        try input.fileHandleForWriting.close()
-
-        // Drain both pipes concurrently so a chatty process never blocks on a full pipe.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
+        try (stdin ?? Data()).write(to: input)
+        let child = try ChildProcess(
+            [executableURL.path] + arguments, standardInput: .file(input), standardOutput: .pipe, standardError: .file(errors, append: false))
+        let output = child.readToEnd()
+        let status = child.waitUntilExit()
         return CommandResult(
-            status: process.terminationStatus,
-            stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+            status: status, stdout: String(decoding: output, as: UTF8.self),
+            stderr: String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self))
     }
 }

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 
 /// A real HTTP server on 127.0.0.1 (Python's http.server) serving one folder, for tests that fetch.
@@ -7,34 +8,24 @@ import Foundation
 public final class TestHTTPServer: @unchecked Sendable {
     public let root: URL
     public let port: Int
-    private let process: Process
+    private let process: ChildProcess
 
     public init(serving root: URL) throws {
         guard let script = Bundle.module.url(forResource: "serve", withExtension: "py", subdirectory: "Resources") else {
             throw TestSupportError("serve.py is missing from TestSupport's resources")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", script.path, root.path]
-        let output = Pipe()
-        process.standardOutput = output
-        // Not the test runner's own streams: a server outliving a crashed test must not hold them open.
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        // Standard error to /dev/null, not the test runner's streams: a server outliving a crashed test
+        // must not hold them open.
+        let process = try ChildProcess(
+            ["/usr/bin/env", "python3", "-u", script.path, root.path], standardOutput: .pipe, standardError: .null)
 
         // Blocks until the server prints its port or exits: readiness by its own report, not by a sleep.
-        var line = Data()
-        while true {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let text = process.readLine() ?? ""
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            process.terminate()
+            process.terminate(grace: 0)
             throw TestSupportError("the test HTTP server did not start: '\(text)'")
         }
+        process.discardOutput()
         self.root = root
         self.port = port
         self.process = process
@@ -49,10 +40,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     }
 
     public func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.terminate(grace: 0)
     }
 
     deinit {
