@@ -6,10 +6,10 @@ import Synchronization
 /// atomically (a temporary file renamed into place), and read back when the receiver starts, so
 /// `/sessions` survives restarts.
 ///
-/// Memory holds the newest `listLimit` entries of the list, so a daemon that plays sessions for months
-/// does not grow with them. With a state directory a report is read from its file when asked for, older
-/// sessions' included (they are counted in `earlier`, not listed); without one only the newest
-/// `memoryLimit` reports are kept.
+/// Memory holds the newest `listLimit` sessions, so a daemon (or a fleet of hundreds of receivers)
+/// that plays sessions for months does not grow with them. With a state directory a report is read
+/// from its file when asked for, older sessions' included (they are counted in `earlier`, not listed);
+/// without one the reports of the listed sessions are all there is.
 final class SessionStore: Sendable {
     /// One line of `/sessions`.
     struct Entry: Sendable, Codable {
@@ -26,9 +26,9 @@ final class SessionStore: Sendable {
         var report: SessionReport
     }
 
-    static let memoryLimit = 200
-    /// About 400 bytes each: the list a soak of 35,000 sessions kept had grown airlabd by 17 MiB.
-    static let listLimit = 1_000
+    /// An entry costs about 400 bytes: a soak of 50 receivers and 35,000 sessions grew airlabd by 17 MiB
+    /// when every entry stayed, and 1,000 a receiver still let a fleet grow by 20 MiB.
+    static let listLimit = 200
     private let directory: URL?
     /// Files in the state directory that are not readable reports (left there, untouched).
     let unreadable: [String]
@@ -109,7 +109,7 @@ final class SessionStore: Sendable {
         guard let directory else {
             sessions.withLock { kept in
                 kept.reports[entry.id] = report
-                kept.append(entry, limit: Self.memoryLimit)
+                kept.append(entry, limit: Self.listLimit)
                 kept.earlier = 0  // nothing older can be read back
             }
             return nil

@@ -65,10 +65,10 @@ struct SessionStoreTests {
     @Test("Without a state directory only the newest reports are kept, and nothing older is announced")
     func memoryOnlyKeepsTheNewest() throws {
         let store = try SessionStore(directory: nil)
-        let entries = (0..<(SessionStore.memoryLimit + 3)).map(entry)
+        let entries = (0..<(SessionStore.listLimit + 3)).map(entry)
         for (index, entry) in entries.enumerated() { store.save(entry, report: report(index)) }
 
-        #expect(store.listing.entries.count == SessionStore.memoryLimit)
+        #expect(store.listing.entries.count == SessionStore.listLimit)
         #expect(store.listing.earlier == 0)
         #expect(store.report(id: entries[0].id) == nil)
         #expect(store.report(id: entries[3].id)?.seed == 3)
