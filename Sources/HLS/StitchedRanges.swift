@@ -74,7 +74,7 @@ extension MediaPlaylist {
 struct RangePlacement {
     /// Exact segment starts and the item's end: `boundaries[i]` is where segment i starts.
     let boundaries: [ExactSeconds]
-    private let lines: [Int]
+    private let segments: [Segment]
     /// What the selector picked, each with its boundary warning, which is only reported for a range kept.
     private(set) var candidates: [(range: StitchedRange, warning: Diagnostic?)] = []
     private(set) var diagnostics: [Diagnostic] = []
@@ -92,11 +92,8 @@ struct RangePlacement {
         }
         boundaries.append(position)
         self.boundaries = boundaries
-        lines = playlist.segments.map(\.line)
-        segmentURIs = playlist.segments.map(\.uri)
+        segments = playlist.segments
     }
-
-    private let segmentURIs: [String]
 
     var itemLength: ExactSeconds { boundaries[boundaries.count - 1] }
     private var segmentCount: Int { boundaries.count - 1 }
@@ -107,10 +104,10 @@ struct RangePlacement {
     mutating func selectSegments(matching pattern: GlobPattern) {
         var runStart: Int?
         for index in 0...segmentCount {
-            let matches = index < segmentCount && pattern.matches(segmentURIs[index])
+            let matches = index < segmentCount && pattern.matches(segments[index].uri)
             if matches, runStart == nil { runStart = index }
             if !matches, let first = runStart {
-                candidates.append((range(id: "ad-\(candidates.count + 1)", segments: first..<index, line: lines[first]), nil))
+                candidates.append((range(id: "ad-\(candidates.count + 1)", segments: first..<index, line: segments[first].line), nil))
                 runStart = nil
             }
         }

@@ -5,6 +5,8 @@
 ///   consecutive matching segments is one range, named `ad-1`, `ad-2`, … in playlist order.
 /// - `daterange:CLASS=VALUE` or `daterange:ID=GLOB`: the EXT-X-DATERANGE tags whose CLASS equals the
 ///   value, or whose ID matches the glob, placed by PROGRAM-DATE-TIME and snapped to segment boundaries.
+///   Its length is DURATION, else END-DATE − START-DATE, else PLANNED-DURATION (a live CUE-OUT knows
+///   only the planned one until its CUE-IN is written).
 ///   (The parser drops `#EXT-X-CUE-OUT`/`#EXT-X-CUE-IN`, as it drops every tag the spec does not define,
 ///   so SCTE-35 breaks are selected through their date ranges.)
 /// - `ranges:[ID=]START+DURATION,…`: ranges the user declares, in decimal seconds, checked against the playlist.
@@ -121,21 +123,22 @@ public struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Greedy matching that backtracks only to the last `*`: time at most pattern × text, no recursion.
     public func matches(_ candidate: String) -> Bool {
-        let star = UInt8(ascii: "*")
-        return candidate.utf8.withContiguousStorageIfAvailable { matches($0, star) } ?? matches(Array(candidate.utf8), star)
+        var candidate = candidate
+        return candidate.withUTF8 { text in bytes.withUnsafeBufferPointer { Self.matches(text, pattern: $0) } }
     }
 
-    private func matches<Text: RandomAccessCollection>(_ text: Text, _ star: UInt8) -> Bool where Text.Element == UInt8, Text.Index == Int {
+    private static func matches(_ text: UnsafeBufferPointer<UInt8>, pattern: UnsafeBufferPointer<UInt8>) -> Bool {
+        let star = UInt8(ascii: "*")
         var p = 0
-        var t = text.startIndex
+        var t = 0
         var resumePattern: Int?
-        var resumeText = t
-        while t < text.endIndex {
-            if p < bytes.count, bytes[p] == star {
+        var resumeText = 0
+        while t < text.count {
+            if p < pattern.count, pattern[p] == star {
                 resumePattern = p + 1
                 resumeText = t
                 p += 1
-            } else if p < bytes.count, bytes[p] == text[t] {
+            } else if p < pattern.count, pattern[p] == text[t] {
                 p += 1
                 t += 1
             } else if let resume = resumePattern {
@@ -146,7 +149,7 @@ public struct GlobPattern: Sendable, Hashable, CustomStringConvertible {
                 return false
             }
         }
-        while p < bytes.count, bytes[p] == star { p += 1 }
-        return p == bytes.count
+        while p < pattern.count, pattern[p] == star { p += 1 }
+        return p == pattern.count
     }
 }

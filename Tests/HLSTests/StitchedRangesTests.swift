@@ -101,6 +101,20 @@ struct StitchedRangesTests {
         #expect(stitched.diagnostics.first(.groupRangeUnplaced)?.message.contains("'open'") == true)
     }
 
+    @Test("A date range that runs past the last segment is an error and is left out")
+    func dateRangePastEnd() throws {
+        let dates = """
+            #EXT-X-DATERANGE:ID="tail",CLASS="ad",START-DATE="2026-01-01T00:00:50.000Z",DURATION=30
+
+            """
+        let playlist = try stitchedPlaylist((0..<6).map { ("s\($0).ts", "10") }, programDate: "2026-01-01T00:00:00.000Z", extra: dates)
+        let stitched = StitchedRanges(playlist: playlist, selector: .dateRange(.classValue("ad")))
+        #expect(stitched.ranges.isEmpty)
+        #expect(stitched.diagnostics.codes == ["group.range-outside-item"])
+        #expect(stitched.diagnostics.first?.message.contains("50 s to 80 s, outside the item's 0 s to 60 s") == true)
+        #expect(stitched.primaryLength == seconds("60"))
+    }
+
     @Test("ranges: declared ranges keep their ids, are ordered, and name the segments they cover")
     func explicitRanges() throws {
         let playlist = try stitchedPlaylist((0..<10).map { ("s\($0).ts", "10") })
