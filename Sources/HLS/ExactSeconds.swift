@@ -6,7 +6,7 @@
 /// decimals exactly; digits past the ninth are rounded (half up), which no real segment needs.
 /// Everything airlab reads lies within `NumericRange.maximumSeconds` (10^16 ns), so sums of values
 /// that were each range-checked stay far inside `Int64`.
-public struct ExactSeconds: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+public struct ExactSeconds: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var nanoseconds: Int64
 
     public static let nanosecondsPerSecond: Int64 = 1_000_000_000
