@@ -90,4 +90,19 @@ extension DiagnosticCode {
     public static let assetListUnloadable = DiagnosticCode("assetlist.unloadable")
     public static let assetUnloadable = DiagnosticCode("asset.unloadable")
     public static let assetNotVOD = DiagnosticCode("asset.not-vod")
+
+    // MARK: - Stitched ranges and group playback
+
+    /// An explicit stitched range, or a date range placed as one, that starts or ends inside a segment.
+    public static let groupRangeNotOnBoundary = DiagnosticCode("group.range-not-on-boundary")
+    /// Two stitched ranges that share time; the later one is dropped.
+    public static let groupRangeOverlap = DiagnosticCode("group.range-overlap")
+    /// A stitched range that ends past the item's last segment or starts before its first; it is dropped.
+    public static let groupRangeOutsideItem = DiagnosticCode("group.range-outside-item")
+    /// A selected date range that cannot be placed on the segments (no duration, no program date).
+    public static let groupRangeUnplaced = DiagnosticCode("group.range-unplaced")
+    /// A participant whose primary length differs from the group's by more than the tolerance.
+    public static let groupPrimaryLengthMismatch = DiagnosticCode("group.primary-length-mismatch")
+    /// A live participant whose stitched break lasts longer or shorter than the group's break.
+    public static let groupLiveBreakLengthMismatch = DiagnosticCode("group.live-break-length-mismatch")
 }

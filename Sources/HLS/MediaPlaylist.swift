@@ -44,6 +44,9 @@ public struct Segment: Hashable, Sendable {
     public var uri: String
     /// EXTINF duration in seconds.
     public var duration: Double
+    /// The same EXTINF duration read exactly from its digits, for sums that must not drift (stitched
+    /// ad ranges, primary lengths).
+    public var exactDuration: ExactSeconds = .zero
     public var title: String?
     /// Position of the segment's start on the playlist's timeline: the sum of the EXTINF durations before it.
     public var start: Double

@@ -11,7 +11,7 @@ struct PlaylistBuilder {
     private var firstMultivariantLine: Int?
 
     // The tags that apply to the next URI.
-    private var pendingSegment: (duration: Double, title: String?, line: Int)?
+    private var pendingSegment: (duration: Double, exact: ExactSeconds, title: String?, line: Int)?
     private var pendingSegmentIsInvalid = false
     private var pendingDiscontinuity = false
     private var pendingProgramDateTime: Date?
@@ -201,7 +201,9 @@ struct PlaylistBuilder {
         if let comma, comma + 1 < value.endIndex {
             title = UnsafeBufferPointer(rebasing: value[(comma + 1)...]).string
         }
-        pendingSegment = (duration, title, line)
+        // The Double was range-checked, so the exact reading of the same digits is within range too.
+        let exact = DecimalReader.nanoseconds(durationBytes) ?? .zero
+        pendingSegment = (duration, exact, title, line)
         pendingSegmentIsInvalid = false
     }
 
@@ -232,7 +234,7 @@ struct PlaylistBuilder {
                 "Segment '\(uri)' lasts \(info.duration.plainText) s, more than EXT-X-TARGETDURATION \(target.plainText) s once rounded; receivers may stall or reload too late."))
         }
         media.segments.append(Segment(
-            uri: uri, duration: info.duration, title: info.title, start: position,
+            uri: uri, duration: info.duration, exactDuration: info.exact, title: info.title, start: position,
             programDateTime: pendingProgramDateTime, discontinuity: pendingDiscontinuity, byteRange: pendingByteRange,
             map: currentMap, isGap: pendingGap, line: line))
         position += info.duration
@@ -246,7 +248,7 @@ struct PlaylistBuilder {
     /// A segment that would end past `NumericRange.timeline` is refused, so that every position and
     /// every sum of durations stays inside it. The first is reported with its line; the rest are counted
     /// into the same diagnostic rather than each given one.
-    private mutating func refuseBeyondTimeline(_ uri: String, _ info: (duration: Double, title: String?, line: Int)) {
+    private mutating func refuseBeyondTimeline(_ uri: String, _ info: (duration: Double, exact: ExactSeconds, title: String?, line: Int)) {
         pendingSegment = nil
         pendingProgramDateTime = nil
         pendingDiscontinuity = false

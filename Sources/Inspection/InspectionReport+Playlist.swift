@@ -6,11 +6,14 @@ extension InspectionReport {
     ///
     /// - Parameter resolution: what fetching the interstitials' assets learned (`--resolve`); nil to
     ///   schedule with the durations the playlist declares.
-    public init(playlist: String, parsed: PlaylistParseResult, resolution: AssetResolution? = nil) {
+    /// - Parameter stitched: the selector of stitched ad ranges (`--stitched`); nil reports none. A
+    ///   multivariant playlist has no segments to select, so it reports none either.
+    public init(playlist: String, parsed: PlaylistParseResult, resolution: AssetResolution? = nil, stitched: StitchedSelector? = nil) {
         self.init(kind: nil, playlist: playlist, diagnostics: parsed.diagnostics)
         switch parsed.playlist {
         case .media(let media):
             describe(media, resolution: resolution)
+            if let stitched { describeStitched(StitchedRanges(playlist: media, selector: stitched)) }
         case .multivariant(let multivariant):
             describe(multivariant)
         case nil:
@@ -43,6 +46,16 @@ extension InspectionReport {
         }
         self.schedule = schedule.entries.map(ScheduleEntry.init)
         playoutDuration = schedule.playoutDuration
+    }
+
+    private mutating func describeStitched(_ stitched: StitchedRanges) {
+        stitchedRanges = stitched.ranges.map { range in
+            StitchedRange(
+                id: range.id, start: range.startSeconds, duration: range.durationSeconds, firstSegment: range.segments.lowerBound,
+                lastSegment: range.segments.upperBound - 1, line: range.line)
+        }
+        primaryLength = stitched.primaryLength.seconds
+        diagnostics += stitched.diagnostics
     }
 
     private mutating func describe(_ multivariant: MultivariantPlaylist) {

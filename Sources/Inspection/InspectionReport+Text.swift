@@ -22,6 +22,9 @@ extension InspectionReport {
         if let schedule, !schedule.isEmpty {
             lines += ["", "schedule (seconds)"] + scheduleLines(schedule)
         }
+        if let stitchedRanges {
+            lines += ["", "stitched ranges (\(stitchedRanges.count))"] + stitchedLines(stitchedRanges)
+        }
         lines += [""] + diagnosticLines()
         return lines.joined(separator: "\n") + "\n"
     }
@@ -107,6 +110,20 @@ extension InspectionReport {
             ])
         }
         return table.lines()
+    }
+
+    private func stitchedLines(_ ranges: [StitchedRange]) -> [String] {
+        var table = TextTable(header: ["ID", "START", "DURATION", "SEGMENTS"])
+        for range in ranges {
+            let segments = range.firstSegment == range.lastSegment ? "\(range.firstSegment)" : "\(range.firstSegment)-\(range.lastSegment)"
+            table.append([range.id, Seconds.format(range.start), Seconds.format(range.duration), segments])
+        }
+        var lines = ranges.isEmpty ? ["  none selected"] : table.lines()
+        if let primaryLength {
+            let stitched = ranges.reduce(0) { $0 + $1.duration }
+            lines.append("  primary length \(Seconds.format(primaryLength)) s (duration minus \(Seconds.format(stitched)) s of stitched ranges)")
+        }
+        return lines
     }
 
     private func diagnosticLines() -> [String] {

@@ -27,6 +27,10 @@ public struct InspectionReport: Sendable, Codable {
     public var playoutDuration: Double?
     public var interstitials: [Interstitial]?
     public var schedule: [ScheduleEntry]?
+    /// With `--stitched`: the stitched ad ranges the selector picked, in start order.
+    public var stitchedRanges: [StitchedRange]?
+    /// With `--stitched`: the duration minus the stitched ranges, the length a group compares.
+    public var primaryLength: Double?
 
     // MARK: Multivariant playlists
 
@@ -144,6 +148,17 @@ extension InspectionReport {
             case .string(let string): "\"\(string)\""
             }
         }
+    }
+
+    /// One stitched ad range (`--stitched`): where it lies and which segments it covers.
+    public struct StitchedRange: Sendable, Codable, Hashable {
+        public var id: String
+        public var start: Double
+        public var duration: Double
+        /// The first and last segment the range covers, 0-based, inclusive.
+        public var firstSegment: Int
+        public var lastSegment: Int
+        public var line: Int?
     }
 
     /// A stretch of the schedule: primary content, or one interstitial break.

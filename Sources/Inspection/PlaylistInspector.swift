@@ -6,10 +6,13 @@ public struct PlaylistInspector: Sendable {
     public var loader: ResourceLoader
     /// Fetch asset lists and asset playlists to learn the interstitials' real durations.
     public var resolvesAssets: Bool
+    /// Which parts of a media playlist are stitched ads, to report their ranges and the primary length.
+    public var stitched: StitchedSelector?
 
-    public init(loader: ResourceLoader = ResourceLoader(), resolvesAssets: Bool = false) {
+    public init(loader: ResourceLoader = ResourceLoader(), resolvesAssets: Bool = false, stitched: StitchedSelector? = nil) {
         self.loader = loader
         self.resolvesAssets = resolvesAssets
+        self.stitched = stitched
     }
 
     /// Inspects the playlist at `location`.
@@ -24,6 +27,6 @@ public struct PlaylistInspector: Sendable {
             let resolver = AssetDurationResolver(loader: loader)
             resolution = await resolver.resolve(media.interstitialEvents().events, playlist: loaded.finalLocation)
         }
-        return InspectionReport(playlist: location.description, parsed: loaded.result, resolution: resolution)
+        return InspectionReport(playlist: location.description, parsed: loaded.result, resolution: resolution, stitched: stitched)
     }
 }
