@@ -35,7 +35,8 @@ public struct ExactSeconds: Sendable, Hashable, Comparable, CustomStringConverti
     /// Rounding down loses nothing when the frame is a tolerance for whole-nanosecond lengths: a
     /// difference of n ns is at most value/timescale seconds exactly when it is at most this.
     public static func frame(framesPerSecond numerator: Int64, over denominator: Int64 = 1) -> ExactSeconds {
-        guard numerator > 0, denominator > 0 else { return .zero }
+        // A frame longer than about nine years is no frame; refusing it keeps the quotient in Int64.
+        guard numerator > 0, denominator > 0, denominator / numerator < 9_000_000_000 else { return .zero }
         let (high, low) = denominator.multipliedFullWidth(by: nanosecondsPerSecond)
         let (quotient, _) = numerator.dividingFullWidth((high, low))
         return ExactSeconds(nanoseconds: quotient)
