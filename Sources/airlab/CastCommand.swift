@@ -61,11 +61,7 @@ enum CastCommand {
         order.automaticallyHandlesInterstitialEvents = !parsed.flag("no-interstitials")
         order.audioLanguage = parsed.values("language").last
         order.sdkAdBreaks = try readSDKAds(parsed.values("sdk-ads").last)
-        let policy = parsed.values("sdk-ad-in-pip").last ?? SDKAdInPictureInPicture.skip.rawValue
-        guard SDKAdInPictureInPicture(rawValue: policy) != nil else {
-            throw .usage(UsageError(commandPath: parsed.path, message: "--sdk-ad-in-pip must be skip, defer or attempt, not '\(policy)'"))
-        }
-        if policy != SDKAdInPictureInPicture.skip.rawValue { order.sdkAdInPictureInPicture = policy }
+        order.sdkAdInPictureInPicture = try sdkAdPolicy(parsed)
         let json = parsed.flag("json")
 
         var receiver = try await ReceiverOptions.receiver(parsed)
@@ -143,6 +139,15 @@ enum CastCommand {
         }
         // Valid events are valid JSON: the document is sent as read.
         return try? JSONDecoder().decode(JSONValue.self, from: data)
+    }
+
+    /// `--sdk-ad-in-pip`, checked; nil for the default (skip), which the order leaves out.
+    static func sdkAdPolicy(_ parsed: ParsedCommand) throws(CommandFailure) -> String? {
+        let policy = parsed.values("sdk-ad-in-pip").last ?? SDKAdInPictureInPicture.skip.rawValue
+        guard SDKAdInPictureInPicture(rawValue: policy) != nil else {
+            throw .usage(UsageError(commandPath: parsed.path, message: "--sdk-ad-in-pip must be skip, defer or attempt, not '\(policy)'"))
+        }
+        return policy == SDKAdInPictureInPicture.skip.rawValue ? nil : policy
     }
 
     /// The SDK ad breaks file, checked here for the same reason.
