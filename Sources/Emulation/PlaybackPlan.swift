@@ -74,7 +74,7 @@ public struct PlaybackPlan: Sendable {
         merged.reserveCapacity(midGroups.count + sdkGroups.count)
         var sdk = sdkGroups.sorted { $0.position < $1.position }[...]
         for group in midGroups {
-            while let next = sdk.first, next.position <= group.position + Self.tolerance {
+            while let next = sdk.first, next.position <= group.position + InterstitialSchedule.tolerance {
                 merged.append(next)
                 sdk = sdk.dropFirst()
             }
@@ -86,8 +86,6 @@ public struct PlaybackPlan: Sendable {
         copy.groups = (preGroup.map { [$0] } ?? []) + merged + (postGroup.map { [$0] } ?? [])
         return copy
     }
-
-    static let tolerance = InterstitialSchedule.tolerance
 
     public var preGroup: PlannedGroup? { groups.first.flatMap { $0.placement == .pre ? $0 : nil } }
     public var postGroup: PlannedGroup? { groups.last.flatMap { $0.placement == .post ? $0 : nil } }

@@ -160,8 +160,8 @@ struct ReceiverResponder: HTTPResponder {
         guard let session = core.active, let events = session.handle(.setPresentationMode(mode)) else {
             throw ProtocolError(status: 409, "no session is playing; cast with POST /play first")
         }
-        if let failure = events.first(where: { $0.kind == .pipStartFailed }) {
-            throw ProtocolError(status: 409, failure.reason ?? Presentation.Refusal.notPossible.rawValue)
+        if let failure = events.first(where: { $0.kind == .pipStartFailed || $0.kind == .commandRefused }) {
+            throw ProtocolError(status: 409, failure.reason ?? "the presentation mode cannot change now")
         }
         return plist(PropertyAnswer<JSONValue>(value: nil))
     }

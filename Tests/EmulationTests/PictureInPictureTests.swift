@@ -66,6 +66,33 @@ import Testing
         #expect(sdk.lostToPictureInPicture == .init(breaks: 1, seconds: 10))
     }
 
+    @Test("A deferred break whose picture in picture ends during an HLS interstitial starts once primary resumes")
+    func deferredWaitsForAnInterstitial() throws {
+        let plan = try Self.sdkPlan(Self.midRoll, hls: [Engine.ad("hls", at: 25, duration: 10)], policy: .defer)
+        let report = try Engine.run(plan, script: "at 10 pip on; at 28 pip off")
+        #expect(Engine.shape(report) == ["P0-25", "I:hls", "I:sdk:mid", "I:sdk:mid#1", "P35-60"])
+        let sdk = try #require(report.sdkAds?.breaks.first)
+        #expect(sdk.outcome == .startedLate && sdk.startedAt == 35 && sdk.delay == 15)
+    }
+
+    @Test("A deferred break waits while the sender has paused, and starts when playback resumes")
+    func deferredWaitsForPlay() throws {
+        let report = try Engine.run(try Self.sdkPlan(Self.midRoll, policy: .defer), script: "at 10 pip on; at 22 pause; at 24 pip off; at 30 play")
+        #expect(report.sdkAds?.breaks.first?.startedAt == 30)
+        #expect(Engine.shape(report) == ["P0-22", "||22", "I:sdk:mid", "I:sdk:mid#1", "P22-60"])
+    }
+
+    @Test("External presentation is not picture in picture: SDK breaks start there")
+    func externalDoesNotBlock() throws {
+        var engine = PlaybackEngine(plan: try Self.sdkPlan(Self.midRoll))
+        var events = engine.handle(.play(from: nil), at: 0)
+        events += engine.handle(.setPresentationMode(.external), at: 5)
+        events += engine.advance(to: 100)
+        #expect(engine.presentation.mode == .external)
+        #expect(events.filter { $0.kind == .interstitialStarted }.map(\.mode) == [.external])
+        #expect(!events.contains { $0.kind == .sdkAdSkipped })
+    }
+
     @Test("A mid-roll due during picture in picture is refused with attempt and counted as a violation")
     func attemptIsRefused() throws {
         let report = try Engine.run(try Self.sdkPlan(Self.midRoll, policy: .attempt), script: "at 10 pip on")
