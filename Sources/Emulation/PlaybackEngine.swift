@@ -22,6 +22,9 @@ import HLS
 ///   above 1 are refused; pausing, slower rates and seeking back are allowed.
 /// - JUMP: a seek forward across JUMP events first plays the group closest before the target, then
 ///   completes the seek to the target.
+/// - Ad breaks the sender's SDK starts (`PlannedBreak.startedBySDK`) play through the same break
+///   playback, resume content where it paused, and are the only thing the presentation mode changes:
+///   none starts in picture in picture (`PlaybackEngine+Presentation.swift`).
 /// Seek targets are always primary positions, which is what a sender's scrub bar shows.
 public struct PlaybackEngine: Sendable {
     public private(set) var plan: PlaybackPlan
