@@ -70,6 +70,7 @@ import Testing
                 let events = try await ReceiverProtocolTests.stop(daemon, stream)
                 #expect(events.filter { $0["kind"] as? String == "pip-start-failed" }.count == 1)
                 #expect(!events.contains { $0["kind"] as? String == "presentation-mode-changed" })
+                #expect(try await daemon.send("GET", "/metrics").text.contains("airlab_pip_starts_failed_total 1\n"))
             }
         }
     }
@@ -112,6 +113,9 @@ import Testing
                 #expect(sdk["violations"] as? Int == 2 && sdk["policy"] as? String == "attempt")
                 #expect((sdk["lostToPictureInPicture"] as? [String: Any])?["seconds"] as? Double == 3)
                 #expect(timelineShape(report) == ["P0-2", "I:ad-matching", "P2-8", "I:ad-mismatching", "P8-12"])
+                let metrics = try await daemon.send("GET", "/metrics").text
+                #expect(metrics.contains("airlab_sdk_ad_breaks_in_pip_total{outcome=\"refused\"} 2\n"), "\(metrics)")
+                #expect(metrics.contains("airlab_sdk_ad_breaks_in_pip_total{outcome=\"skipped\"} 0\n"))
             }
         }
     }
