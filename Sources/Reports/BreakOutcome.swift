@@ -59,18 +59,16 @@ public struct BreakOutcome: Sendable, Equatable {
             let reason = skip.reason
             moments.append((skip.time, { if !$0.played && $0.skipReason == nil { $0.skipReason = reason } }, skip.eventID))
         }
+        // SDK breaks that picture in picture cost left nothing on the timeline: they are outcomes too,
+        // where they fell due.
+        for adBreak in session.sdkAds?.breaks ?? [] where adBreak.outcome.isLostToPictureInPicture {
+            let reason = "SDK ad break lost to picture in picture (\(adBreak.outcome.rawValue), \(adBreak.seconds.plainText) s of ads)"
+            moments.append((adBreak.dueAt ?? 0, { $0.lostToPictureInPicture = true; $0.skipReason = reason }, adBreak.id))
+        }
         for moment in moments.sorted(by: { $0.time < $1.time }) {
             var current = outcome(moment.eventID)
             moment.apply(&current)
             outcomes[moment.eventID] = current
-        }
-        // SDK breaks that picture in picture cost left nothing on the timeline: they are outcomes too.
-        for adBreak in session.sdkAds?.breaks ?? [] where adBreak.outcome.isLostToPictureInPicture && outcomes[adBreak.id] == nil {
-            order.append(adBreak.id)
-            var lost = BreakOutcome(eventID: adBreak.id, played: false)
-            lost.skipReason = "SDK ad break lost to picture in picture (\(adBreak.outcome.rawValue), \(adBreak.seconds.plainText) s of ads)"
-            lost.lostToPictureInPicture = true
-            outcomes[adBreak.id] = lost
         }
         return order.map { outcomes[$0]! }
     }

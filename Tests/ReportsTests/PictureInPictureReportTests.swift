@@ -5,11 +5,11 @@ import Testing
 
 /// One Apple TV session over 60 s of content with SDK breaks at 10 and 40 s (8 s each); the viewer
 /// goes to picture in picture from 30 to 50 s, so the second break is lost (skipped by default).
-private func run() throws -> SimulationReport {
+private func run(script: String = "at 30 pip on; at 50 pip off") throws -> SimulationReport {
     let schedule = try SDKAdSchedule(parsing: Data(#"{"breaks": [{"id": "a", "time": 10, "ads": [{"duration": 8}]}, {"id": "b", "time": 40, "ads": [{"duration": 8}]}]}"#.utf8))
     let plan = PlaybackPlan(primaryDuration: 60).addingSDKGroups(schedule.plannedGroups(primaryDuration: 60, isLive: false, startPosition: 0))
     let session = Simulation.report(
-        plan: plan, script: try SenderScript(parsing: "at 30 pip on; at 50 pip off"),
+        plan: plan, script: try SenderScript(parsing: script),
         recorder: SessionRecorder(profile: "apple-tv-4k", playlist: "show.m3u8", seed: 1, startPosition: 0))
     return SimulationReport(playlist: "show.m3u8", seed: 1, sessions: [session], failures: [])
 }
@@ -26,6 +26,13 @@ private func run() throws -> SimulationReport {
         let strict = JUnitReport.render(report, thresholds: LabThresholds(failOnLostAds: true))
         #expect(strict.contains("tests=\"2\" failures=\"1\""))
         #expect(strict.contains("name=\"sdk:b\"") && strict.contains("lost to picture in picture (skipped, 8 s of ads)"))
+    }
+
+    @Test("A lost break takes its place among the outcomes by the time it fell due")
+    func lostBreaksInTimeOrder() throws {
+        let outcomes = BreakOutcome.outcomes(of: try run(script: "at 5 pip on; at 20 pip off").sessions[0])
+        #expect(outcomes.map(\.eventID) == ["sdk:a", "sdk:b"])
+        #expect(outcomes.map(\.lostToPictureInPicture) == [true, false] && outcomes.map(\.played) == [false, true])
     }
 
     @Test("The JSON report carries the SDK breaks' counts and outcomes and the picture-in-picture intervals")
