@@ -46,14 +46,14 @@ extension PlaybackEngine {
 
     // MARK: - SDK ad breaks
 
-    /// An SDK break the playhead reached: it starts, unless picture in picture is active.
+    /// An SDK break the playhead reached (in primary, as every group is reached): it starts, unless
+    /// picture in picture is active.
     mutating func sdkBreakFallsDue(_ group: PlannedGroup) -> [PlaybackEvent] {
         settledSDKBreakIDs.insert(group.id)
         position = group.position
         guard presentation.pictureInPictureActive else {
             return beginGroup(BreakCursor(group: group, position: group.position))
         }
-        if case .primary = activity {} else { activity = .primary(PrimaryPlayback()) }
         let seconds = PlaybackCommand.format(group.members.reduce(0) { $0 + $1.playedDuration })
         let name = "SDK ad break '\(group.id)' (\(seconds) s)"
         let fell: PlaybackEvent
@@ -76,9 +76,15 @@ extension PlaybackEngine {
         return true
     }
 
-    /// Starts the first deferred break where content stands now; content resumes there after it.
+    /// Starts the first deferred break where content stands now; content resumes there after it. The
+    /// switch into it says how late it starts, for listeners that do not keep the report.
     mutating func startDeferredSDKBreak() -> [PlaybackEvent] {
         let deferred = deferredSDKBreaks.removeFirst()
-        return beginGroup(BreakCursor(group: deferred.group, position: position))
+        var events = beginGroup(BreakCursor(group: deferred.group, position: position))
+        if let index = events.firstIndex(where: { $0.kind == .transitionStarted }) {
+            let delay = PlaybackCommand.format(now - deferred.dueAt)
+            events[index].reason = (events[index].reason ?? "") + " (deferred: due \(delay) s ago, in picture in picture)"
+        }
+        return events
     }
 }

@@ -56,6 +56,8 @@ import Testing
         #expect(sdk.breaks[0].dueAt == 20 && sdk.breaks[0].startedAt == 32 && sdk.breaks[0].delay == 12)
         #expect(sdk.deferred == .init(breaks: 1, seconds: 10) && sdk.started.breaks == 1 && sdk.lostToPictureInPicture.breaks == 0)
         #expect(sdk.longestDelaySeconds == 12)
+        let start = try #require(report.events.first { $0.kind == .transitionStarted && $0.eventID == "sdk:mid" })
+        #expect(start.reason?.hasSuffix("(deferred: due 12 s ago, in picture in picture)") == true)
     }
 
     @Test("A deferred break whose picture in picture outlasts the session is lost")
