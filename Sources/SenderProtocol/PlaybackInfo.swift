@@ -74,7 +74,8 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
         if let presentation {
             dictionary[CodingKeys.presentationMode.stringValue] = .string(presentation.mode.rawValue)
             dictionary[CodingKeys.pictureInPictureSupported.stringValue] = .boolean(presentation.supportsPictureInPicture)
-            dictionary[CodingKeys.pictureInPicturePossible.stringValue] = .boolean(presentation.pictureInPicturePossible)
+            // As AVKit's isPictureInPicturePossible: whether it could start now, so false where unsupported.
+            dictionary[CodingKeys.pictureInPicturePossible.stringValue] = .boolean(presentation.pictureInPictureRefusal == nil)
             dictionary[CodingKeys.pictureInPictureActive.stringValue] = .boolean(presentation.pictureInPictureActive)
         }
         return .dictionary(dictionary)

@@ -67,6 +67,7 @@ import Testing
                 #expect(reply.text.hasPrefix("pip-not-supported") && reply.text.split(separator: "\n").count == 1, "\(reply.text)")
                 let info = try #require(try await daemon.send("GET", "/playback-info").plist)
                 #expect(info["presentationMode"] as? String == "standard" && info["pictureInPictureSupported"] as? Bool == false)
+                #expect(info["pictureInPicturePossible"] as? Bool == false)
                 let events = try await ReceiverProtocolTests.stop(daemon, stream)
                 #expect(events.filter { $0["kind"] as? String == "pip-start-failed" }.count == 1)
                 #expect(!events.contains { $0["kind"] as? String == "presentation-mode-changed" })

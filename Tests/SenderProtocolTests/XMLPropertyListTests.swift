@@ -22,7 +22,7 @@ private func serializationReference(_ info: PlaybackInfo) throws -> Data {
     if let presentation = info.presentation {
         dictionary["presentationMode"] = presentation.mode.rawValue
         dictionary["pictureInPictureSupported"] = presentation.supportsPictureInPicture
-        dictionary["pictureInPicturePossible"] = presentation.pictureInPicturePossible
+        dictionary["pictureInPicturePossible"] = presentation.pictureInPictureRefusal == nil
         dictionary["pictureInPictureActive"] = presentation.pictureInPictureActive
     }
     return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)
