@@ -14,6 +14,12 @@ extension PlaybackEngine {
         var dueAt: Double
     }
 
+    /// AVPictureInPictureController's `requiresLinearPlayback`: true while an interstitial with the
+    /// SKIP restriction plays (or is being switched to), so a PiP window offers no skipping either.
+    public var requiresLinearPlayback: Bool {
+        interstitialCursor?.event.restrictions.contains(.skip) ?? false
+    }
+
     // MARK: - The mode
 
     mutating func setPresentationMode(_ mode: PresentationMode, command: PlaybackCommand) -> [PlaybackEvent] {

@@ -17,6 +17,8 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
     /// The session's presentation mode and picture-in-picture flags, as AVPictureInPictureController's
     /// observations (supported, possible); nil while no session plays.
     public var presentation: Presentation?
+    /// True while an interstitial with the SKIP restriction plays: no skipping, in any mode.
+    public var requiresLinearPlayback = false
 
     public static let noSession = PlaybackInfo(duration: nil, position: 0, rate: 0, readyToPlay: false, bufferEmpty: true)
 
@@ -51,6 +53,7 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
                 bufferEmpty: switching, loaded: engine.position...max(engine.position, duration), seekable: 0...duration)
         }
         presentation = engine.presentation
+        requiresLinearPlayback = engine.requiresLinearPlayback
     }
 
     /// The XML property list senders parse. Senders poll it several times a second, so its value is
@@ -77,6 +80,7 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
             // As AVKit's isPictureInPicturePossible: whether it could start now, so false where unsupported.
             dictionary[CodingKeys.pictureInPicturePossible.stringValue] = .boolean(presentation.pictureInPictureRefusal == nil)
             dictionary[CodingKeys.pictureInPictureActive.stringValue] = .boolean(presentation.pictureInPictureActive)
+            dictionary[CodingKeys.requiresLinearPlayback.stringValue] = .boolean(requiresLinearPlayback)
         }
         return .dictionary(dictionary)
     }
@@ -90,7 +94,7 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case duration, position, rate, readyToPlay, playbackBufferEmpty, playbackBufferFull, playbackLikelyToKeepUp
         case loadedTimeRanges, seekableTimeRanges
-        case presentationMode, pictureInPictureSupported, pictureInPicturePossible, pictureInPictureActive
+        case presentationMode, pictureInPictureSupported, pictureInPicturePossible, pictureInPictureActive, requiresLinearPlayback
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -111,6 +115,7 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
             read.mode = mode
             read.pictureInPicturePossible = try container.decodeIfPresent(Bool.self, forKey: .pictureInPicturePossible) ?? true
             presentation = read
+            requiresLinearPlayback = try container.decodeIfPresent(Bool.self, forKey: .requiresLinearPlayback) ?? false
         }
     }
 

@@ -37,6 +37,23 @@ struct PresentationWireTests {
         #expect(PlaybackInfo.noSession.propertyListValue.document() == PlaybackInfo.noSession.propertyList())
         let idle = String(decoding: PlaybackInfo.noSession.propertyList(), as: UTF8.self)
         #expect(!idle.contains("presentationMode"), "no session, no mode")
+        #expect(json["requiresLinearPlayback"] as? Bool == false)
+    }
+
+    @Test("requiresLinearPlayback is true exactly while a SKIP-restricted interstitial plays")
+    func linearPlayback() throws {
+        let ad = PlannedBreak(eventID: "ad", position: 10, resumeOffset: 0, restrictions: .skip, assets: [PlannedAsset(uri: "a", duration: 5)])
+        var engine = PlaybackEngine(plan: PlaybackPlan(primaryDuration: 60, breaks: [ad]))
+        _ = engine.handle(.play(from: nil), at: 0)
+        _ = engine.advance(to: 5)
+        #expect(!PlaybackInfo(engine: engine).requiresLinearPlayback)
+        _ = engine.advance(to: 12)
+        let during = PlaybackInfo(engine: engine)
+        #expect(during.requiresLinearPlayback)
+        let plist = String(decoding: during.propertyList(), as: UTF8.self)
+        #expect(plist.contains("<key>requiresLinearPlayback</key>\n\t<true/>"))
+        _ = engine.advance(to: 20)
+        #expect(!PlaybackInfo(engine: engine).requiresLinearPlayback)
     }
 
     @Test("The JSON /play reads sdkAdBreaks and sdkAdInPictureInPicture strictly, naming what is wrong")

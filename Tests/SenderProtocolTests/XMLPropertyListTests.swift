@@ -24,6 +24,7 @@ private func serializationReference(_ info: PlaybackInfo) throws -> Data {
         dictionary["pictureInPictureSupported"] = presentation.supportsPictureInPicture
         dictionary["pictureInPicturePossible"] = presentation.pictureInPictureRefusal == nil
         dictionary["pictureInPictureActive"] = presentation.pictureInPictureActive
+        dictionary["requiresLinearPlayback"] = info.requiresLinearPlayback
     }
     return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)
 }
