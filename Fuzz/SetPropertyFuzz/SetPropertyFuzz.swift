@@ -4,7 +4,8 @@ import HLS
 import SenderProtocol
 
 /// Any bytes as a `setProperty` body: the sender's interstitial events (then applied over a playlist's
-/// events, as a receiver does) or the automatic-handling flag, as JSON or as a property list.
+/// events, as a receiver does), the automatic-handling flag or the presentation mode, as JSON or as a
+/// property list.
 func setPropertyFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
     let contentType = input.pick(contentTypes)
@@ -12,8 +13,10 @@ func setPropertyFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if let events = try? PropertyRequest.interstitialEvents(body: input.body, contentType: contentType) {
             _ = try? events.applied(to: playlistEvents)
         }
-    } else {
+    } else if input.selector & 0x40 == 0 {
         _ = try? PropertyRequest.flag(body: input.body, contentType: contentType, name: "automaticallyHandlesInterstitialEvents")
+    } else {
+        _ = try? PropertyRequest.presentationMode(body: input.body, contentType: contentType)
     }
     return 0
 }

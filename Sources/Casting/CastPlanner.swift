@@ -244,9 +244,18 @@ public struct CastPlanner: Sendable {
         }
 
         let startup = model.transition("startup", from: nil, to: primary, bitsPerSecond: bitsPerSecond, preloaded: false)
-        let plan = PlaybackPlan(
+        var plan = PlaybackPlan(
             primaryDuration: media.duration, isLive: media.isLive, segmentBoundaries: timeline.boundaries, startup: startup,
             groups: groups)
+        plan.supportsPictureInPicture = profile.supportsPictureInPicture
+        plan.sdkAdInPictureInPicture = cast.request.sdkAdInPictureInPicture
+        if let sdkAds = cast.request.sdkAds {
+            // The SDK's ads are not probed: they are taken to match the primary, so a switch costs the
+            // priming and the splice the profile pays at every transition.
+            plan = plan.addingSDKGroups(sdkAds.plannedGroups(
+                primaryDuration: media.duration, isLive: media.isLive, startPosition: startPosition ?? 0,
+                transition: { model.transition($0, from: primary, to: primary, bitsPerSecond: bitsPerSecond) }))
+        }
         return CastPlan(
             profile: profile, seed: seed, plan: plan, startPosition: startPosition,
             variant: selection, primary: primary, schedule: schedule, diagnostics: diagnostics)

@@ -28,6 +28,9 @@ public struct CastRequest: Sendable {
     /// the sender's own events still apply.
     public var automaticallyHandlesInterstitials: Bool
     public var preferredLanguage: String?
+    /// Ad breaks the sender's ad SDK starts itself, and what it does with one due in picture in picture.
+    public var sdkAds: SDKAdSchedule?
+    public var sdkAdInPictureInPicture = SDKAdInPictureInPicture.skip
 
     public init(
         playlist: String, startPosition: Double? = nil, clientEvents: ClientEvents? = nil,

@@ -13,7 +13,8 @@ extension PlaybackEngine {
     func nextGroup(suppressing suppressed: Suppression?) -> PlannedGroup? {
         let groups = plan.midGroups
         var index = BreakGroup.firstIndex(atOrAfter: position, in: groups, position: \.position)
-        while index < groups.count, groups[index].id == suppressed?.groupID || retiredGroupIDs.contains(groups[index].id) {
+        while index < groups.count,
+            groups[index].id == suppressed?.groupID || retiredGroupIDs.contains(groups[index].id) || settledSDKBreakIDs.contains(groups[index].id) {
             index += 1
         }
         return index < groups.count ? groups[index] : nil
@@ -56,6 +57,7 @@ extension PlaybackEngine {
 
     /// Starts a mid-roll group at its position.
     mutating func startGroup(_ group: PlannedGroup, joinOffset: Double? = nil, seekAfterwards: Double? = nil) -> [PlaybackEvent] {
+        if group.members.first?.startedBySDK == true { return sdkBreakFallsDue(group) }
         position = group.position
         var cursor = BreakCursor(group: group, position: group.position)
         cursor.joinOffset = joinOffset
@@ -169,7 +171,7 @@ extension PlaybackEngine {
             cursor.startsEvent = false
             startedEventIDs.insert(cursor.event.eventID)
             events.append(event(.interstitialStarted, eventID: cursor.event.eventID, assetIndex: cursor.asset,
-                reason: "interstitial '\(cursor.event.eventID)' started"))
+                reason: "interstitial '\(cursor.event.eventID)' started", mode: presentation.mode == .standard ? nil : presentation.mode))
         }
         activity = .interstitial(cursor)
         var uri = cursor.currentAsset.uri

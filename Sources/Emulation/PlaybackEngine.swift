@@ -22,6 +22,9 @@ import HLS
 ///   above 1 are refused; pausing, slower rates and seeking back are allowed.
 /// - JUMP: a seek forward across JUMP events first plays the group closest before the target, then
 ///   completes the seek to the target.
+/// - Ad breaks the sender's SDK starts (`PlannedBreak.startedBySDK`) play through the same break
+///   playback, resume content where it paused, and are the only thing the presentation mode changes:
+///   none starts in picture in picture (`PlaybackEngine+Presentation.swift`).
 /// Seek targets are always primary positions, which is what a sender's scrub bar shows.
 public struct PlaybackEngine: Sendable {
     public private(set) var plan: PlaybackPlan
@@ -36,6 +39,12 @@ public struct PlaybackEngine: Sendable {
     /// they replay cannot lead back to them (or through another such group) forever. A sender's seek
     /// brings them back.
     var retiredGroupIDs: Set<String> = []
+    /// Picture in picture: supported by the profile, possible now, active (the mode).
+    public internal(set) var presentation: Presentation
+    /// SDK ad breaks that fell due (started, skipped, refused or deferred): an SDK starts a break once.
+    var settledSDKBreakIDs: Set<String> = []
+    /// SDK ad breaks that fell due in picture in picture and start once it ends, in the order they fell due.
+    var deferredSDKBreaks: [DeferredSDKBreak] = []
 
     /// Positions this close count as equal: the schedule's tolerance, so that the engine meets a group
     /// where the schedule placed it.
@@ -137,6 +146,7 @@ public struct PlaybackEngine: Sendable {
     public init(plan: PlaybackPlan, now: Double = 0) {
         self.plan = plan
         self.now = now
+        presentation = Presentation(supportsPictureInPicture: plan.supportsPictureInPicture)
     }
 
     // MARK: - What the sender sees
@@ -177,6 +187,7 @@ public struct PlaybackEngine: Sendable {
             return rate > 0 ? now + cursor.remaining / rate : nil
         case .primary(let playback):
             guard rate > 0 else { return nil }
+            if deferredSDKBreakCanStart { return now }
             var target = plan.isLive ? Double.infinity : plan.primaryDuration
             if let next = nextGroup(suppressing: playback.suppressed) { target = min(target, next.position) }
             return target.isFinite ? now + max(0, target - position) / rate : nil
@@ -208,6 +219,10 @@ public struct PlaybackEngine: Sendable {
             events += setRate(newRate, command: command)
         case .stop:
             events += end(reason: "stopped by the sender")
+        case .setPresentationMode(let mode):
+            events += setPresentationMode(mode, command: command)
+        case .setPictureInPicturePossible(let possible):
+            events += setPictureInPicturePossible(possible)
         }
         return events
     }
@@ -358,6 +373,7 @@ public struct PlaybackEngine: Sendable {
         case .interstitial(let cursor):
             return finishAsset(cursor)
         case .primary(let playback):
+            if deferredSDKBreakCanStart { return startDeferredSDKBreak() }
             if let next = nextGroup(suppressing: playback.suppressed), next.position <= position + Self.tolerance {
                 return startGroup(next)
             }
@@ -462,11 +478,12 @@ public struct PlaybackEngine: Sendable {
     /// in now unless the event announces another.
     func event(
         _ kind: PlaybackEvent.Kind, state: PlaybackState? = nil, eventID: String? = nil, assetIndex: Int? = nil,
-        assetURI: String? = nil, reason: String, command: String? = nil, restriction: InterstitialEvent.Restriction? = nil, transition: Transition? = nil
+        assetURI: String? = nil, reason: String, command: String? = nil, restriction: InterstitialEvent.Restriction? = nil, transition: Transition? = nil,
+        mode: PresentationMode? = nil
     ) -> PlaybackEvent {
         PlaybackEvent(
             time: now, kind: kind, state: state ?? self.state, position: position, rate: rate, eventID: eventID, assetIndex: assetIndex,
-            assetURI: assetURI, reason: reason, command: command, restriction: restriction, transition: transition)
+            assetURI: assetURI, reason: reason, command: command, restriction: restriction, transition: transition, mode: mode)
     }
 
     func refusal(_ command: PlaybackCommand, restriction: InterstitialEvent.Restriction? = nil, eventID: String? = nil, reason: String) -> PlaybackEvent {

@@ -15,6 +15,11 @@ public enum PlaybackCommand: Sendable, Hashable, CustomStringConvertible {
     /// 0 pauses; 1 plays; other rates as given.
     case setRate(Double)
     case stop
+    /// The sender asks for a presentation mode (`setProperty?presentationMode`, script `pip on|off`).
+    case setPresentationMode(PresentationMode)
+    /// Whether picture in picture can start now: false while another app holds it (a fault, or the
+    /// script's `pip impossible`).
+    case setPictureInPicturePossible(Bool)
 
     public var description: String {
         switch self {
@@ -22,6 +27,8 @@ public enum PlaybackCommand: Sendable, Hashable, CustomStringConvertible {
         case .seek(let target): "seek \(Self.format(target))"
         case .setRate(let rate): "rate \(Self.format(rate))"
         case .stop: "stop"
+        case .setPresentationMode(let mode): "presentation \(mode.rawValue)"
+        case .setPictureInPicturePossible(let possible): possible ? "pip possible" : "pip impossible"
         }
     }
 
@@ -54,6 +61,16 @@ public struct PlaybackEvent: Sendable, Hashable, Codable {
         case rateChanged = "rate-changed"
         case commandRefused = "command-refused"
         case ended
+        case presentationModeChanged = "presentation-mode-changed"
+        /// Picture in picture was asked for and cannot start; the reason begins with its code
+        /// (`pip-not-supported`, `pip-not-possible`).
+        case pipStartFailed = "pip-start-failed"
+        /// The sender's SDK tried to start an ad break in picture in picture and was refused.
+        case sdkAdStartRefused = "sdk-ad-start-refused"
+        /// An SDK ad break fell due in picture in picture and waits for it to end.
+        case sdkAdDeferred = "sdk-ad-deferred"
+        /// An SDK ad break fell due in picture in picture and was not started.
+        case sdkAdSkipped = "sdk-ad-skipped"
     }
 
     /// Seconds on the session's clock.
@@ -71,11 +88,16 @@ public struct PlaybackEvent: Sendable, Hashable, Codable {
     /// The restriction that refused a command (written with its spec spelling: SKIP or JUMP).
     public var restriction: InterstitialEvent.Restriction?
     public var transition: Transition?
+    /// The presentation mode: the new one for `presentation-mode-changed`; for the start of an
+    /// interstitial, the mode it started in when that is not standard.
+    public var mode: PresentationMode?
 
     public init(
         time: Double, kind: Kind, state: PlaybackState, position: Double, rate: Double, eventID: String? = nil, assetIndex: Int? = nil,
-        assetURI: String? = nil, reason: String? = nil, command: String? = nil, restriction: InterstitialEvent.Restriction? = nil, transition: Transition? = nil
+        assetURI: String? = nil, reason: String? = nil, command: String? = nil, restriction: InterstitialEvent.Restriction? = nil, transition: Transition? = nil,
+        mode: PresentationMode? = nil
     ) {
+        self.mode = mode
         self.time = time
         self.kind = kind
         self.state = state

@@ -19,6 +19,10 @@ public struct PlaybackPlan: Sendable {
     public private(set) var groups: [PlannedGroup]
     /// The mid-roll groups alone, ordered by position: what the playhead can reach.
     public private(set) var midGroups: [PlannedGroup]
+    /// Whether the receiver has picture in picture at all (its profile says).
+    public var supportsPictureInPicture = true
+    /// What the sender's ad SDK does with a break that falls due in picture in picture.
+    public var sdkAdInPictureInPicture = SDKAdInPictureInPicture.skip
 
     /// A plan of groups the schedule made.
     public init(
@@ -56,6 +60,32 @@ public struct PlaybackPlan: Sendable {
 
     /// Every event of every group, in the order the groups play (what a sender's property shows).
     public var breaks: [PlannedBreak] { groups.flatMap(\.members) }
+
+    /// The breaks the sender's ad SDK starts itself, by position.
+    public var sdkBreaks: [PlannedBreak] { midGroups.flatMap(\.members).filter(\.startedBySDK) }
+
+    /// This plan with the sender's SDK ad breaks among its mid-rolls (`SDKAdSchedule.plannedGroups`).
+    ///
+    /// A break at the position of a schedule's group plays first: content pauses for it where it
+    /// stands, and the group then replaces primary time as it would have.
+    public func addingSDKGroups(_ sdkGroups: [PlannedGroup]) -> PlaybackPlan {
+        guard !sdkGroups.isEmpty else { return self }
+        var merged: [PlannedGroup] = []
+        merged.reserveCapacity(midGroups.count + sdkGroups.count)
+        var sdk = sdkGroups.sorted { $0.position < $1.position }[...]
+        for group in midGroups {
+            while let next = sdk.first, next.position <= group.position + InterstitialSchedule.tolerance {
+                merged.append(next)
+                sdk = sdk.dropFirst()
+            }
+            merged.append(group)
+        }
+        merged += sdk
+        var copy = self
+        copy.midGroups = merged
+        copy.groups = (preGroup.map { [$0] } ?? []) + merged + (postGroup.map { [$0] } ?? [])
+        return copy
+    }
 
     public var preGroup: PlannedGroup? { groups.first.flatMap { $0.placement == .pre ? $0 : nil } }
     public var postGroup: PlannedGroup? { groups.last.flatMap { $0.placement == .post ? $0 : nil } }
@@ -114,12 +144,16 @@ public struct PlannedBreak: Sendable, Hashable {
     public var transitionIn: Transition
     /// From the last asset back to primary.
     public var transitionOut: Transition
+    /// True for a break the sender's ad SDK starts (`SDKAdSchedule`), which picture in picture can stop
+    /// from starting; false for the HLS interstitials the receiver plays whatever the mode.
+    public var startedBySDK: Bool
 
     public init(
         eventID: String, position: Double, resumeOffset: Double, cue: InterstitialEvent.Cue = [],
         snap: InterstitialEvent.Snap = [], restrictions: InterstitialEvent.Restrictions = [], playoutLimit: Double? = nil, assets: [PlannedAsset],
-        failure: String? = nil, transitionIn: Transition = .instant, transitionOut: Transition = .instant
+        failure: String? = nil, transitionIn: Transition = .instant, transitionOut: Transition = .instant, startedBySDK: Bool = false
     ) {
+        self.startedBySDK = startedBySDK
         self.eventID = eventID
         self.position = position
         self.resumeOffset = resumeOffset

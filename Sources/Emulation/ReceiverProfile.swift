@@ -13,6 +13,11 @@ public struct ReceiverProfile: Sendable, Hashable, Codable {
     public var switching: SwitchingBehaviour
     public var network: Network
     public var transitions: TransitionCosts
+    /// Whether the receiver has picture in picture (AVKit: tvOS 14 and later). Absent means no: no
+    /// third-party TV, stick or soundbar is known to offer it to an AirPlay session (assumed).
+    public var pictureInPicture: Bool?
+
+    public var supportsPictureInPicture: Bool { pictureInPicture ?? false }
 
     public struct VideoCapabilities: Sendable, Hashable, Codable {
         public var codecs: [VideoCodecSupport]

@@ -1,7 +1,8 @@
 /// A scripted sender: commands at times, such as `at 3 seek 40; at 12 rate 2; at 20 pause; at 22 play`.
 ///
 /// Times are seconds on the session's clock from the cast. Commands: `seek S`, `rate R`, `pause`
-/// (rate 0), `play` (rate 1), `stop`.
+/// (rate 0), `play` (rate 1), `stop`, `pip on|off` (picture in picture, or back to standard),
+/// `pip impossible|possible` (another app takes picture in picture, or gives it back).
 public struct SenderScript: Sendable, Hashable {
     public struct Step: Sendable, Hashable {
         public var time: Double
@@ -46,8 +47,16 @@ public struct SenderScript: Sendable, Hashable {
             case "pause" where words.count == 3: command = .setRate(0)
             case "play" where words.count == 3: command = .setRate(1)
             case "stop" where words.count == 3: command = .stop
+            case "pip":
+                switch words.count == 4 ? words[3] : "" {
+                case "on": command = .setPresentationMode(.pictureInPicture)
+                case "off": command = .setPresentationMode(.standard)
+                case "impossible": command = .setPictureInPicturePossible(false)
+                case "possible": command = .setPictureInPicturePossible(true)
+                default: throw SyntaxError(step: step, reason: "pip needs on, off, impossible or possible, such as 'pip on'")
+                }
             default:
-                throw SyntaxError(step: step, reason: "unknown command; use seek S, rate R, pause, play or stop")
+                throw SyntaxError(step: step, reason: "unknown command; use seek S, rate R, pause, play, stop or pip on|off")
             }
             steps.append(Step(time: time, command: command))
         }

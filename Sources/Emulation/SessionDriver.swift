@@ -85,8 +85,10 @@ public final class SessionDriver: Sendable {
             if let source = setup.reloads, let interval = source.reloadInterval, interval.isFinite, interval > 0 {
                 reloads = Reloads(source: source, interval: interval, next: interval)
             }
+            var recorder = setup.recorder
+            recorder.expect(sdkBreaksOf: setup.plan)
             state.sessions[id] = Running(
-                origin: clock.now, engine: PlaybackEngine(plan: setup.plan, now: 0), recorder: setup.recorder, steps: setup.script.steps[...],
+                origin: clock.now, engine: PlaybackEngine(plan: setup.plan, now: 0), recorder: recorder, steps: setup.script.steps[...],
                 horizon: setup.horizon, idleEndReason: setup.idleEndReason, reloads: reloads, outbox: outbox)
             apply(state.sessions[id]!.engine.handle(.play(from: setup.startPosition), at: 0), to: id, in: &state)
             settle(id, in: &state)

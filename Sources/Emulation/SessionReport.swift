@@ -20,6 +20,16 @@ public struct SessionReport: Sendable, Codable, Hashable {
     public var totals: Totals
     public var endReason: String?
     public var events: [PlaybackEvent]
+    /// The sender's SDK ad breaks and what picture in picture did to them; nil when it declared none.
+    public var sdkAds: SDKAdSummary?
+    /// The session times spent in picture in picture; nil when the session never entered it.
+    public var pictureInPicture: [Interval]?
+
+    /// A span of session time.
+    public struct Interval: Sendable, Codable, Hashable {
+        public var start: Double
+        public var end: Double
+    }
 
     public struct TimelineEntry: Sendable, Codable, Hashable {
         public enum Kind: String, Sendable, Codable, Hashable {
@@ -91,8 +101,18 @@ public struct SessionRecorder: Sendable {
         events.forEach { record($0) }
     }
 
+    /// Notes the sender's SDK ad breaks of the plan, so that the report counts the ones never reached too.
+    public mutating func expect(sdkBreaksOf plan: PlaybackPlan) {
+        let breaks = plan.sdkBreaks
+        guard !breaks.isEmpty else { return }
+        report.sdkAds = SDKAdSummary(
+            policy: plan.sdkAdInPictureInPicture,
+            breaks: breaks.map { SDKAdSummary.Break(id: $0.eventID, position: $0.position, seconds: $0.playedDuration) })
+    }
+
     public mutating func record(_ event: PlaybackEvent) {
         report.events.append(event)
+        recordPresentation(event)
         switch event.kind {
         case .stateChanged:
             switch event.state {
@@ -141,7 +161,40 @@ public struct SessionRecorder: Sendable {
             close(at: event.time)
             report.endReason = event.reason
             report.totals.sessionSeconds = event.time
+        case .pipStartFailed:
+            report.totals.refusedCommands += 1
+            report.refusals.append(.init(time: event.time, command: event.command ?? "", restriction: nil, eventID: nil, reason: event.reason ?? ""))
+        case .presentationModeChanged, .sdkAdStartRefused, .sdkAdDeferred, .sdkAdSkipped:
+            break
         }
+    }
+
+    /// Picture in picture intervals and the fate of SDK ad breaks.
+    private mutating func recordPresentation(_ event: PlaybackEvent) {
+        switch event.kind {
+        case .presentationModeChanged:
+            var intervals = report.pictureInPicture ?? []
+            let isOpen = intervals.last.map { $0.end.isInfinite } ?? false
+            if event.mode == .pictureInPicture, !isOpen {
+                intervals.append(.init(start: event.time, end: .infinity))
+            } else if event.mode != .pictureInPicture, isOpen {
+                intervals[intervals.count - 1].end = event.time
+            }
+            report.pictureInPicture = intervals
+        case .ended:
+            closePictureInPicture(at: event.time)
+        case .interstitialStarted, .sdkAdSkipped, .sdkAdDeferred, .sdkAdStartRefused:
+            guard let id = event.eventID, report.sdkAds != nil else { return }
+            report.sdkAds!.note(event.kind, of: id, at: event.time)
+        default:
+            break
+        }
+    }
+
+    private mutating func closePictureInPicture(at time: Double) {
+        guard var intervals = report.pictureInPicture, let last = intervals.last, last.end.isInfinite else { return }
+        intervals[intervals.count - 1].end = max(last.start, time)
+        report.pictureInPicture = intervals
     }
 
     /// Adds diagnostics found after the start (a live reload's), each once.
@@ -160,6 +213,8 @@ public struct SessionRecorder: Sendable {
     public func finish(at time: Double) -> SessionReport {
         var copy = self
         copy.close(at: time)
+        copy.closePictureInPicture(at: time)
+        copy.report.sdkAds?.total()
         if copy.report.endReason == nil { copy.report.totals.sessionSeconds = time }
         return copy.report
     }

@@ -90,6 +90,8 @@ final class ReceiverCore: Sendable {
             playlist: request.contentLocation, clientEvents: request.clientEvents,
             automaticallyHandlesInterstitials: request.automaticallyHandlesInterstitialEvents, preferredLanguage: request.preferredLanguage)
         if case .seconds(let seconds) = request.start { castRequest.startPosition = seconds }
+        castRequest.sdkAds = request.sdkAds
+        castRequest.sdkAdInPictureInPicture = request.sdkAdInPictureInPicture
         let seed = request.seed ?? configuration.seed
         let prepared: PreparedCast
         let cast: CastPlan

@@ -23,6 +23,8 @@ final class ReceiverMetrics: Sendable {
         var interstitialsPlayed = 0
         var breaksSkipped = 0
         var refusals: [String: Int] = [:]
+        var sdkBreaksInPictureInPicture: [String: Int] = [:]
+        var pictureInPictureStartsFailed = 0
     }
 
     private struct RequestKey: Hashable {
@@ -56,6 +58,10 @@ final class ReceiverMetrics: Sendable {
                 case .interstitialStarted: counts.interstitialsPlayed += 1
                 case .breakSkipped: counts.breaksSkipped += 1
                 case .commandRefused: counts.refusals[event.restriction?.rawValue ?? Self.otherRefusal, default: 0] += 1
+                case .sdkAdSkipped: counts.sdkBreaksInPictureInPicture["skipped", default: 0] += 1
+                case .sdkAdDeferred: counts.sdkBreaksInPictureInPicture["deferred", default: 0] += 1
+                case .sdkAdStartRefused: counts.sdkBreaksInPictureInPicture["refused", default: 0] += 1
+                case .pipStartFailed: counts.pictureInPictureStartsFailed += 1
                 default: continue
                 }
             }
@@ -86,6 +92,9 @@ final class ReceiverMetrics: Sendable {
         let labels = InterstitialEvent.Restriction.allCases.map(\.rawValue).sorted() + [Self.otherRefusal]
         let refusals = labels.map { (labels: "{restriction=\"\($0)\"}", value: "\(counts.refusals[$0] ?? 0)") }
         metric("airlab_refused_commands_total", "counter", "Sender commands refused by an interstitial's restrictions.", refusals)
+        let outcomes = ["deferred", "refused", "skipped"].map { (labels: "{outcome=\"\($0)\"}", value: "\(counts.sdkBreaksInPictureInPicture[$0] ?? 0)") }
+        metric("airlab_sdk_ad_breaks_in_pip_total", "counter", "SDK ad breaks that fell due in picture in picture, by what the SDK did.", outcomes)
+        metric("airlab_pip_starts_failed_total", "counter", "Requests for picture in picture that could not start.", [("", "\(counts.pictureInPictureStartsFailed)")])
         var buckets = zip(Self.transitionBuckets, counts.transitions).map { (labels: "{le=\"\(Self.number($0.0))\"}", value: "\($0.1)") }
         buckets.append(("{le=\"+Inf\"}", "\(counts.transitionCount)"))
         text += "# HELP airlab_transition_seconds Simulated switching latency of every transition (startup, into and out of interstitials).\n"

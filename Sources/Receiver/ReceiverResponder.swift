@@ -125,6 +125,9 @@ struct ReceiverResponder: HTTPResponder {
         let contentType = request.headers["Content-Type"]
         let change: @Sendable (CastRequest) -> CastRequest
         switch name {
+        case "presentationMode":
+            let mode = try PropertyRequest.presentationMode(body: request.body, contentType: contentType)
+            return try presentationMode(mode)
         case "interstitialEvents":
             let events = try PropertyRequest.interstitialEvents(body: request.body, contentType: contentType)
             change = { cast in
@@ -140,13 +143,25 @@ struct ReceiverResponder: HTTPResponder {
                 return cast
             }
         default:
-            throw ProtocolError("setProperty knows interstitialEvents and automaticallyHandlesInterstitialEvents, not '\(name)'")
+            throw ProtocolError("setProperty knows presentationMode, interstitialEvents and automaticallyHandlesInterstitialEvents, not '\(name)'")
         }
         guard let session = core.active else { throw ProtocolError(status: 409, "no session is playing; cast with POST /play first") }
         do throws(CastError) {
             try await session.change(change)
         } catch {
             throw ProtocolError(status: 422, "\(name): \(error.reason)")
+        }
+        return plist(PropertyAnswer<JSONValue>(value: nil))
+    }
+
+    /// The session's presentation mode; picture in picture that cannot start is a 409 whose one-line
+    /// reason begins with its code (`pip-not-supported`, `pip-not-possible`).
+    private func presentationMode(_ mode: PresentationMode) throws(ProtocolError) -> HTTPResponse {
+        guard let session = core.active, let events = session.handle(.setPresentationMode(mode)) else {
+            throw ProtocolError(status: 409, "no session is playing; cast with POST /play first")
+        }
+        if let failure = events.first(where: { $0.kind == .pipStartFailed || $0.kind == .commandRefused }) {
+            throw ProtocolError(status: 409, failure.reason ?? "the presentation mode cannot change now")
         }
         return plist(PropertyAnswer<JSONValue>(value: nil))
     }

@@ -10,6 +10,8 @@ public struct BreakOutcome: Sendable, Equatable {
     /// The switch into its first asset and back to primary, when they happened.
     public var transitionIn: Transition?
     public var transitionOut: Transition?
+    /// True for an SDK ad break that picture in picture cost (skipped, refused, or deferred past the end).
+    public var lostToPictureInPicture = false
 
     /// The dimensions that differed on the way in, as "frame_rate 30/1 -> 25/1".
     public var mismatches: [String] {
@@ -57,6 +59,12 @@ public struct BreakOutcome: Sendable, Equatable {
             let reason = skip.reason
             moments.append((skip.time, { if !$0.played && $0.skipReason == nil { $0.skipReason = reason } }, skip.eventID))
         }
+        // SDK breaks that picture in picture cost left nothing on the timeline: they are outcomes too,
+        // where they fell due.
+        for adBreak in session.sdkAds?.breaks ?? [] where adBreak.outcome.isLostToPictureInPicture {
+            let reason = "SDK ad break lost to picture in picture (\(adBreak.outcome.rawValue), \(adBreak.seconds.plainText) s of ads)"
+            moments.append((adBreak.dueAt ?? 0, { $0.lostToPictureInPicture = true; $0.skipReason = reason }, adBreak.id))
+        }
         for moment in moments.sorted(by: { $0.time < $1.time }) {
             var current = outcome(moment.eventID)
             moment.apply(&current)
@@ -73,8 +81,14 @@ public struct LabThresholds: Sendable {
     /// Also fail a receiver whose session hit errors (a reload that failed) or whose playlist has
     /// error-severity problems, even when every break passed (`lab run --fail-on-error`).
     public var failOnSessionErrors: Bool
+    /// Fail an SDK ad break that picture in picture cost (`--fail-on-lost-ads`); otherwise such a break
+    /// is reported and passes, since losing it is what the SDK's rule does.
+    public var failOnLostAds: Bool
 
-    public init(maxTransitionMilliseconds: Double? = nil, failOnSkippedBreaks: Bool = true, failOnSessionErrors: Bool = false) {
+    public init(
+        maxTransitionMilliseconds: Double? = nil, failOnSkippedBreaks: Bool = true, failOnSessionErrors: Bool = false, failOnLostAds: Bool = false
+    ) {
+        self.failOnLostAds = failOnLostAds
         self.maxTransitionMilliseconds = maxTransitionMilliseconds
         self.failOnSkippedBreaks = failOnSkippedBreaks
         self.failOnSessionErrors = failOnSessionErrors
@@ -90,6 +104,9 @@ public struct LabThresholds: Sendable {
 
     /// Why `outcome` fails, or nil when it passes.
     public func failure(of outcome: BreakOutcome) -> String? {
+        if outcome.lostToPictureInPicture {
+            return failOnLostAds ? "the ad break did not play: \(outcome.skipReason ?? "lost to picture in picture")" : nil
+        }
         if !outcome.played {
             return failOnSkippedBreaks ? "the interstitial did not play: \(outcome.skipReason ?? "skipped")" : nil
         }

@@ -70,7 +70,8 @@ public enum HTMLReport {
     static let legend = """
         <p class="legend"><span style="background:#777"></span>loading<span style="background:#4a7bd0"></span>primary\
         <span style="background:#f0a030"></span>interstitial<span style="background:#222"></span>transition\
-        <span style="background:#bbb"></span>paused<span style="background:#d22"></span>refused command (hover for details)</p>
+        <span style="background:#bbb"></span>paused<span style="background:#6a4;opacity:0.4"></span>picture in picture\
+        <span style="background:#d22"></span>refused command (hover for details)</p>
 
         """
 

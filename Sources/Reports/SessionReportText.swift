@@ -39,6 +39,16 @@ public enum SessionReportText {
             + "commands refused: \(totals.refusedCommands)")
         lines.append("  time: \(seconds(totals.sessionSeconds)) s in all: primary \(seconds(totals.primarySeconds)) s, "
             + "interstitials \(seconds(totals.interstitialSeconds)) s, switching \(seconds(totals.transitionSeconds)) s, paused \(seconds(totals.pausedSeconds)) s")
+        if let intervals = session.pictureInPicture {
+            let spans = intervals.map { "\(seconds($0.start))-\(seconds($0.end)) s" }
+            lines.append("  picture in picture: " + spans.joined(separator: ", "))
+        }
+        if let sdk = session.sdkAds {
+            func count(_ value: SDKAdSummary.Count) -> String { "\(value.breaks) (\(seconds(value.seconds)) s)" }
+            lines.append("  SDK ad breaks (\(sdk.policy.rawValue) in picture in picture): \(count(sdk.planned)) planned, \(count(sdk.started)) started, "
+                + "\(count(sdk.deferred)) deferred (longest \(seconds(sdk.longestDelaySeconds)) s), \(count(sdk.lostToPictureInPicture)) lost to picture in picture"
+                + (sdk.violations > 0 ? ", \(sdk.violations) refused start(s)" : ""))
+        }
         if let reason = session.endReason {
             lines.append("  ended: \(reason)")
         }

@@ -3,7 +3,8 @@ import Foundation
 import HLS
 
 /// The SVG timeline of sessions: one lane per receiver on a shared session-time axis, showing
-/// loading, primary, interstitials, transitions, pauses and refused commands (hover for details).
+/// loading, primary, interstitials, transitions, pauses and refused commands (hover for details), over
+/// a shaded band where the session was in picture in picture.
 public enum TimelineSVG {
     /// Pixels per lane and for the whole session axis.
     static let laneHeight = 34.0
@@ -14,6 +15,7 @@ public enum TimelineSVG {
     static let style = """
         .primary { fill: #4a7bd0; } .interstitial { fill: #f0a030; } .transition { fill: #222; }
         .paused { fill: #bbb; } .loading { fill: #777; } .refused { fill: #d22; }
+        .picture-in-picture { fill: #6a4; fill-opacity: 0.25; }
         .lane-label { font-size: 13px; font-family: sans-serif; } .axis { font-size: 11px; fill: #555; font-family: sans-serif; }
         """
 
@@ -35,6 +37,13 @@ public enum TimelineSVG {
             let y = Double(index) * laneHeight
             svg += "<g class=\"lane\" data-profile=\"\(e(session.profile))\" transform=\"translate(0,\(format(y)))\">\n"
             svg += "<text class=\"lane-label\" x=\"0\" y=\"20\">\(e(session.profile))</text>\n"
+            // Drawn first, taller than the entries, so the band shows above and below what played in it.
+            for interval in session.pictureInPicture ?? [] {
+                let x = labelWidth + interval.start * scale
+                let width = max(1, (interval.end - interval.start) * scale)
+                svg += "<rect class=\"picture-in-picture\" x=\"\(format(x))\" y=\"2\" width=\"\(format(width))\" height=\"28\">"
+                    + "<title>\(e("picture in picture, \(format(interval.start))–\(format(interval.end)) s"))</title></rect>\n"
+            }
             for entry in session.timeline {
                 let x = labelWidth + entry.start * scale
                 let width = max(1, (entry.end - entry.start) * scale)

@@ -24,6 +24,10 @@ public struct PlayOrder: Sendable, Equatable, Codable {
     public var script: String?
     /// The sender's session ID, when it names one in the body rather than in `X-Apple-Session-ID`.
     public var sessionID: String?
+    /// Ad breaks the sender's ad SDK starts itself (`SDKAdSchedule` reads them): `{"breaks": [...]}`.
+    public var sdkAdBreaks: JSONValue?
+    /// What the SDK does with a break due in picture in picture: skip (the default), defer or attempt.
+    public var sdkAdInPictureInPicture: String?
 
     public init(url: String) {
         self.url = url
@@ -31,6 +35,7 @@ public struct PlayOrder: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case url, start, detached, automaticallyHandlesInterstitialEvents, interstitialEvents, audioLanguage, seed, script, sessionID
+        case sdkAdBreaks, sdkAdInPictureInPicture
 
         /// What the member must be, for the 400 that names it.
         var expected: String {
@@ -43,6 +48,8 @@ public struct PlayOrder: Sendable, Equatable, Codable {
             case .seed: "a whole number from 0"
             case .script: "text such as \"at 3 seek 40; at 12 pause\""
             case .sessionID: "text"
+            case .sdkAdBreaks: "an object with a \"breaks\" array"
+            case .sdkAdInPictureInPicture: "skip, defer or attempt as text"
             }
         }
     }
@@ -62,6 +69,8 @@ public struct PlayOrder: Sendable, Equatable, Codable {
         seed = try field(.seed)
         script = try field(.script)
         sessionID = try field(.sessionID)
+        sdkAdBreaks = try field(.sdkAdBreaks)
+        sdkAdInPictureInPicture = try field(.sdkAdInPictureInPicture)
     }
 
     /// Defaults are left out, so the body says only what the sender asked for.
@@ -76,6 +85,8 @@ public struct PlayOrder: Sendable, Equatable, Codable {
         try container.encodeIfPresent(seed, forKey: .seed)
         if let script, !script.isEmpty { try container.encode(script, forKey: .script) }
         try container.encodeIfPresent(sessionID, forKey: .sessionID)
+        try container.encodeIfPresent(sdkAdBreaks, forKey: .sdkAdBreaks)
+        try container.encodeIfPresent(sdkAdInPictureInPicture, forKey: .sdkAdInPictureInPicture)
     }
 
     /// The JSON body.

@@ -30,6 +30,9 @@ public struct PlayRequest: Sendable {
     /// JSON extension: commands the receiver applies itself at session times, so a lab run's sender
     /// acts at exact moments of the session clock.
     public var script: SenderScript?
+    /// JSON extension: ad breaks the sender's ad SDK starts itself, and its rule for picture in picture.
+    public var sdkAds: SDKAdSchedule?
+    public var sdkAdInPictureInPicture = SDKAdInPictureInPicture.skip
 
     /// The body forms, as `Content-Type` names them or as their first bytes show.
     public enum BodyForm: Sendable {
@@ -118,6 +121,19 @@ public struct PlayRequest: Sendable {
         request.detached = order.detached
         request.preferredLanguage = order.audioLanguage
         request.seed = order.seed
+        if let breaks = order.sdkAdBreaks {
+            do throws(SDKAdSchedule.Failure) {
+                request.sdkAds = try SDKAdSchedule(breaks)
+            } catch {
+                throw ProtocolError("sdkAdBreaks in the /play JSON: \(error)")
+            }
+        }
+        if let policy = order.sdkAdInPictureInPicture {
+            guard let read = SDKAdInPictureInPicture(rawValue: policy) else {
+                throw ProtocolError("sdkAdInPictureInPicture in the /play JSON is not skip, defer or attempt")
+            }
+            request.sdkAdInPictureInPicture = read
+        }
         if let text = order.script {
             do throws(SenderScript.SyntaxError) {
                 request.script = try SenderScript(parsing: text)

@@ -14,6 +14,11 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
     /// Seconds of primary the receiver holds, as `loadedTimeRanges` reports.
     public var loaded: ClosedRange<Double>?
     public var seekable: ClosedRange<Double>?
+    /// The session's presentation mode and picture-in-picture flags, as AVPictureInPictureController's
+    /// observations (supported, possible); nil while no session plays.
+    public var presentation: Presentation?
+    /// True while an interstitial with the SKIP restriction plays: no skipping, in any mode.
+    public var requiresLinearPlayback = false
 
     public static let noSession = PlaybackInfo(duration: nil, position: 0, rate: 0, readyToPlay: false, bufferEmpty: true)
 
@@ -47,6 +52,8 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
                 duration: duration, position: engine.position, rate: switching ? 0 : engine.rate, readyToPlay: !switching,
                 bufferEmpty: switching, loaded: engine.position...max(engine.position, duration), seekable: 0...duration)
         }
+        presentation = engine.presentation
+        requiresLinearPlayback = engine.requiresLinearPlayback
     }
 
     /// The XML property list senders parse. Senders poll it several times a second, so its value is
@@ -67,6 +74,14 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
             CodingKeys.seekableTimeRanges.stringValue: .array(seekable.map { [Self.timeRange($0)] } ?? []),
         ]
         if let duration { dictionary[CodingKeys.duration.stringValue] = .real(duration) }
+        if let presentation {
+            dictionary[CodingKeys.presentationMode.stringValue] = .string(presentation.mode.rawValue)
+            dictionary[CodingKeys.pictureInPictureSupported.stringValue] = .boolean(presentation.supportsPictureInPicture)
+            // As AVKit's isPictureInPicturePossible: whether it could start now, so false where unsupported.
+            dictionary[CodingKeys.pictureInPicturePossible.stringValue] = .boolean(presentation.pictureInPictureRefusal == nil)
+            dictionary[CodingKeys.pictureInPictureActive.stringValue] = .boolean(presentation.pictureInPictureActive)
+            dictionary[CodingKeys.requiresLinearPlayback.stringValue] = .boolean(requiresLinearPlayback)
+        }
         return .dictionary(dictionary)
     }
 
@@ -79,6 +94,7 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
     enum CodingKeys: String, CodingKey {
         case duration, position, rate, readyToPlay, playbackBufferEmpty, playbackBufferFull, playbackLikelyToKeepUp
         case loadedTimeRanges, seekableTimeRanges
+        case presentationMode, pictureInPictureSupported, pictureInPicturePossible, pictureInPictureActive, requiresLinearPlayback
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -94,6 +110,13 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
         bufferEmpty = try container.decode(Bool.self, forKey: .playbackBufferEmpty)
         loaded = try container.decodeIfPresent([TimeRange].self, forKey: .loadedTimeRanges)?.first.flatMap(Self.closedRange)
         seekable = try container.decodeIfPresent([TimeRange].self, forKey: .seekableTimeRanges)?.first.flatMap(Self.closedRange)
+        if let name = try container.decodeIfPresent(String.self, forKey: .presentationMode), let mode = PresentationMode(wireName: name) {
+            var read = Presentation(supportsPictureInPicture: try container.decodeIfPresent(Bool.self, forKey: .pictureInPictureSupported) ?? false)
+            read.mode = mode
+            read.pictureInPicturePossible = try container.decodeIfPresent(Bool.self, forKey: .pictureInPicturePossible) ?? true
+            presentation = read
+            requiresLinearPlayback = try container.decodeIfPresent(Bool.self, forKey: .requiresLinearPlayback) ?? false
+        }
     }
 
     private static func timeRange(_ range: ClosedRange<Double>) -> XMLPropertyList {

@@ -26,6 +26,17 @@ public enum PropertyRequest {
         }
     }
 
+    /// `setProperty?presentationMode`: `standard`, `pictureInPicture` (or `pip`) or `external`, as the
+    /// value itself or as `{"mode": …}`, in a property list or JSON.
+    public static func presentationMode(body: Data, contentType: String?) throws(ProtocolError) -> PresentationMode {
+        var read = try value(body: body, contentType: contentType, name: "presentationMode").value
+        if case .object(let members) = read, let mode = members["mode"], members.count == 1 { read = mode }
+        guard case .string(let name) = read, let mode = PresentationMode(wireName: name) else {
+            throw ProtocolError("presentationMode must be standard, pictureInPicture (or pip) or external")
+        }
+        return mode
+    }
+
     /// The property's value: the `value` member of a dictionary, or the document itself.
     private static func value(body: Data, contentType: String?, name: String) throws(ProtocolError) -> (value: JSONValue, isPropertyList: Bool) {
         guard !body.isEmpty else { throw ProtocolError("setProperty?\(name) has no body") }

@@ -28,6 +28,7 @@ public struct ReverseEvent: Sendable, Equatable, Codable {
     public var position: Double?
     public var interstitial: String?
     public var restriction: WireName<InterstitialEvent.Restriction>?
+    public var presentationMode: WireName<PresentationMode>?
 
     public init(_ event: PlaybackEvent, sessionID: String?) {
         state = WireName(LegacyState(event.state))
@@ -37,11 +38,12 @@ public struct ReverseEvent: Sendable, Equatable, Codable {
         position = event.position
         interstitial = event.eventID
         restriction = event.restriction.map(WireName.init)
+        presentationMode = event.mode.map(WireName.init)
     }
 
     enum CodingKeys: String, CodingKey {
         case category, state, sessionID, reason
         case kind = "airlab.kind", position = "airlab.position", interstitial = "airlab.interstitial"
-        case restriction = "airlab.restriction"
+        case restriction = "airlab.restriction", presentationMode = "airlab.presentationMode"
     }
 }

@@ -24,6 +24,8 @@ public struct SessionEvent: Sendable, Equatable, Codable {
     public var command: String?
     public var restriction: WireName<InterstitialEvent.Restriction>?
     public var transition: Transition?
+    /// The presentation mode (`presentation-mode-changed`: the new one).
+    public var mode: WireName<PresentationMode>?
     /// The event's JSON exactly as it arrived, when it was read from a stream (`watch --json` prints it).
     public var json = ""
 
@@ -41,6 +43,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         command = event.command
         restriction = event.restriction.map(WireName.init)
         transition = event.transition
+        mode = event.mode.map(WireName.init)
     }
 
     public init(kind: PlaybackEvent.Kind, session: String? = nil, state: PlaybackState? = nil) {
@@ -68,7 +71,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
     private static let eventNameKey = CodingUserInfoKey(rawValue: "airlab.eventName")!
 
     enum CodingKeys: String, CodingKey {
-        case kind, session, time, state, position, rate, eventID, assetIndex, assetURI, reason, command, restriction, transition
+        case kind, session, time, state, position, rate, eventID, assetIndex, assetURI, reason, command, restriction, transition, mode
     }
 
     public init(from decoder: any Decoder) throws {
@@ -92,6 +95,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         command = try? container.decodeIfPresent(String.self, forKey: .command)
         restriction = try? container.decodeIfPresent(WireName<InterstitialEvent.Restriction>.self, forKey: .restriction)
         transition = try? container.decodeIfPresent(Transition.self, forKey: .transition)
+        mode = try? container.decodeIfPresent(WireName<PresentationMode>.self, forKey: .mode)
     }
 
     /// Every member the event has; `session` is written even when null, so a listener can tell the
@@ -111,5 +115,6 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         try container.encodeIfPresent(command, forKey: .command)
         try container.encodeIfPresent(restriction, forKey: .restriction)
         try container.encodeIfPresent(transition, forKey: .transition)
+        try container.encodeIfPresent(mode, forKey: .mode)
     }
 }

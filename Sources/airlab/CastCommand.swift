@@ -32,6 +32,8 @@ enum CastCommand {
             .value("events", "FILE", help: "Client interstitial events (JSON in AVPlayerInterstitialEvent's shape): overrides and additions."),
             .flag("no-interstitials", help: "Ignore the playlist's interstitials (an ad-free plan)."),
             .value("language", "CODE", help: "The audio language the sender prefers."),
+            .value("sdk-ads", "FILE", help: "Ad breaks the sender's ad SDK starts itself (JSON: {\"breaks\": [{\"time\": 600, \"ads\": [{\"duration\": 30}]}]})."),
+            .value("sdk-ad-in-pip", "skip|defer|attempt", help: "What the SDK does with a break due in picture in picture.", default: "skip"),
             .flag("detach", help: "Start the session and return; it plays on without airlab."),
             .flag("json", help: "Print the session's report (or, with --detach, the started session) as JSON."),
             ReceiverOptions.password,
@@ -58,6 +60,8 @@ enum CastCommand {
         order.interstitialEvents = try readEvents(parsed.values("events").last)
         order.automaticallyHandlesInterstitialEvents = !parsed.flag("no-interstitials")
         order.audioLanguage = parsed.values("language").last
+        order.sdkAdBreaks = try readSDKAds(parsed.values("sdk-ads").last)
+        order.sdkAdInPictureInPicture = try sdkAdPolicy(parsed)
         let json = parsed.flag("json")
 
         var receiver = try await ReceiverOptions.receiver(parsed)
@@ -134,6 +138,32 @@ enum CastCommand {
             throw .other("\(path): \(error)")
         }
         // Valid events are valid JSON: the document is sent as read.
+        return try? JSONDecoder().decode(JSONValue.self, from: data)
+    }
+
+    /// `--sdk-ad-in-pip`, checked; nil for the default (skip), which the order leaves out.
+    static func sdkAdPolicy(_ parsed: ParsedCommand) throws(CommandFailure) -> String? {
+        let policy = parsed.values("sdk-ad-in-pip").last ?? SDKAdInPictureInPicture.skip.rawValue
+        guard SDKAdInPictureInPicture(rawValue: policy) != nil else {
+            throw .usage(UsageError(commandPath: parsed.path, message: "--sdk-ad-in-pip must be skip, defer or attempt, not '\(policy)'"))
+        }
+        return policy == SDKAdInPictureInPicture.skip.rawValue ? nil : policy
+    }
+
+    /// The SDK ad breaks file, checked here for the same reason.
+    static func readSDKAds(_ path: String?) throws(CommandFailure) -> JSONValue? {
+        guard let path else { return nil }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .other("\(path): cannot be read (no such file or unreadable)")
+        }
+        do throws(SDKAdSchedule.Failure) {
+            _ = try SDKAdSchedule(parsing: data)
+        } catch {
+            throw .other("\(path): \(error)")
+        }
         return try? JSONDecoder().decode(JSONValue.self, from: data)
     }
 

@@ -39,6 +39,9 @@ enum LabRunCommand {
             .flag("no-interstitials", help: "Ignore the playlist's interstitials (an ad-free plan)."),
             .value("max-transition-ms", "N", help: "Fail an interstitial whose switch in or out takes longer."),
             .flag("fail-on-error", help: "Also fail a receiver whose session had errors or whose playlist has errors."),
+            .value("sdk-ads", "FILE", help: "Ad breaks the sender's ad SDK starts itself (JSON: {\"breaks\": [{\"time\": 600, \"ads\": [{\"duration\": 30}]}]})."),
+            .value("sdk-ad-in-pip", "skip|defer|attempt", help: "What the SDK does with a break due in picture in picture.", default: "skip"),
+            .flag("fail-on-lost-ads", help: "Fail each SDK ad break lost to picture in picture (script it with --do \"at 30 pip on\")."),
             .value("out", "DIR", help: "Where the reports go.", default: "lab-report"),
             ReceiverOptions.password,
             ReceiverOptions.discoveryTimeout,
@@ -80,7 +83,8 @@ enum LabRunCommand {
             }
             let limit = try parsed.value("max-transition-ms", as: Double.self)
             if let limit, limit <= 0 { throw fail("--max-transition-ms must be a positive number, not '\(limit)'") }
-            thresholds = LabThresholds(maxTransitionMilliseconds: limit, failOnSessionErrors: parsed.flag("fail-on-error"))
+            thresholds = LabThresholds(
+                maxTransitionMilliseconds: limit, failOnSessionErrors: parsed.flag("fail-on-error"), failOnLostAds: parsed.flag("fail-on-lost-ads"))
             out = URL(fileURLWithPath: parsed.values("out").last ?? "lab-report")
             discoveryTimeout = try parsed.value("discovery-timeout", as: Double.self) ?? 3
             guard discoveryTimeout > 0, discoveryTimeout <= 86_400 else { throw fail("--discovery-timeout must be a positive number of seconds, at most 86400") }
@@ -106,6 +110,8 @@ enum LabRunCommand {
         order.interstitialEvents = try CastCommand.readEvents(parsed.values("events").last)
         order.script = options.script
         order.automaticallyHandlesInterstitialEvents = !parsed.flag("no-interstitials")
+        order.sdkAdBreaks = try CastCommand.readSDKAds(parsed.values("sdk-ads").last)
+        order.sdkAdInPictureInPicture = try CastCommand.sdkAdPolicy(parsed)
         do throws(UsageError) {
             order.start = try parsed.value("start", as: Double.self)
         } catch {

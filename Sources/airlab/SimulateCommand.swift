@@ -36,6 +36,9 @@ enum SimulateCommand {
             .value("junit", "FILE", help: "Also write JUnit XML: a test case per receiver and interstitial."),
             .value("html", "FILE", help: "Also write an HTML report with a table of interstitials and an SVG timeline per receiver."),
             .value("max-transition-ms", "N", help: "Fail a test case (and exit 1) when a switch into or out of an interstitial takes longer."),
+            .value("sdk-ads", "FILE", help: "Ad breaks the sender's ad SDK starts itself (JSON: {\"breaks\": [{\"time\": 600, \"ads\": [{\"duration\": 30}]}]})."),
+            .value("sdk-ad-in-pip", "skip|defer|attempt", help: "What the SDK does with a break due in picture in picture.", default: "skip"),
+            .flag("fail-on-lost-ads", help: "Fail a test case (and exit 1) for each SDK ad break lost to picture in picture."),
         ])
 
     static let command = Command(path: ["simulate"]) { parsed in
@@ -69,12 +72,27 @@ enum SimulateCommand {
             }
         }
 
+        var sdkAds: SDKAdSchedule?
+        if let path = options.sdkAdsFile {
+            do {
+                sdkAds = try SDKAdSchedule(parsing: try Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch let error as SDKAdSchedule.Failure {
+                Terminal.error("airlab simulate: \(path): \(error)")
+                return Airlab.usageStatus
+            } catch {
+                Terminal.error("airlab simulate: \(path): cannot be read (no such file or unreadable)")
+                return Airlab.usageStatus
+            }
+        }
+
         let planner = CastPlanner(
             loader: ResourceLoader(timeout: options.timeout),
             prober: ProbeCache(options: ProbeOptions(timeout: options.timeout)))
-        let request = CastRequest(
+        var request = CastRequest(
             playlist: options.playlist, startPosition: options.start, clientEvents: clientEvents,
             automaticallyHandlesInterstitials: !options.noInterstitials, preferredLanguage: options.language)
+        request.sdkAds = sdkAds
+        request.sdkAdInPictureInPicture = options.sdkAdInPictureInPicture
         let prepared: PreparedCast
         do throws(CastError) {
             prepared = try await planner.prepare(request)
@@ -85,7 +103,7 @@ enum SimulateCommand {
         let simulation = CastSimulation(planner: planner, script: options.script, until: options.until)
         let report = await simulation.run(prepared, profiles: profiles, seed: options.seed)
         print(options.json ? SessionReportJSON.render(report) : SessionReportText.render(report), terminator: "")
-        let thresholds = LabThresholds(maxTransitionMilliseconds: options.maxTransitionMilliseconds)
+        let thresholds = LabThresholds(maxTransitionMilliseconds: options.maxTransitionMilliseconds, failOnLostAds: options.failOnLostAds)
         let writes = [(options.junitFile, { JUnitReport.render(report, thresholds: thresholds) }), (options.htmlFile, { HTMLReport.render(report, thresholds: thresholds) })]
         for case let (path?, render) in writes {
             do {
@@ -95,7 +113,7 @@ enum SimulateCommand {
                 return Airlab.usageStatus
             }
         }
-        let thresholdFailed = options.maxTransitionMilliseconds != nil
+        let thresholdFailed = (options.maxTransitionMilliseconds != nil || options.failOnLostAds)
             && report.sessions.contains { session in BreakOutcome.outcomes(of: session).contains { thresholds.failure(of: $0) != nil } }
         return report.failures.isEmpty && !thresholdFailed ? 0 : 1
     }
@@ -116,6 +134,9 @@ enum SimulateCommand {
         var junitFile: String?
         var htmlFile: String?
         var maxTransitionMilliseconds: Double?
+        var sdkAdsFile: String?
+        var sdkAdInPictureInPicture: SDKAdInPictureInPicture
+        var failOnLostAds: Bool
 
         init(_ parsed: ParsedCommand) throws(UsageError) {
             func fail(_ message: String) -> UsageError { UsageError(commandPath: parsed.path, message: message) }
@@ -142,6 +163,13 @@ enum SimulateCommand {
             htmlFile = parsed.values("html").last
             maxTransitionMilliseconds = try parsed.value("max-transition-ms", as: Double.self)
             if let limit = maxTransitionMilliseconds, limit <= 0 { throw fail("--max-transition-ms must be a positive number, not '\(limit)'") }
+            sdkAdsFile = parsed.values("sdk-ads").last
+            let policy = parsed.values("sdk-ad-in-pip").last ?? SDKAdInPictureInPicture.skip.rawValue
+            guard let read = SDKAdInPictureInPicture(rawValue: policy) else {
+                throw fail("--sdk-ad-in-pip must be skip, defer or attempt, not '\(policy)'")
+            }
+            sdkAdInPictureInPicture = read
+            failOnLostAds = parsed.flag("fail-on-lost-ads")
         }
     }
 }

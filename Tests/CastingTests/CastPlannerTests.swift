@@ -109,6 +109,28 @@ struct CastPlannerTests {
         }
     }
 
+    @Test("The sender's SDK breaks join the plan with the profile's transition costs, and the plan carries the profile's PiP support and the SDK's rule")
+    func sdkBreaksArePlanned() async throws {
+        try await withCast { playlist in
+            let planner = CastPlanner(prober: Self.prober)
+            var request = CastRequest(playlist: playlist, startPosition: 4)
+            request.sdkAds = try SDKAdSchedule(parsing: Data(#"{"breaks": [{"id": "pre", "time": "start", "ads": [{"duration": 5}]}, {"id": "mid", "time": 15, "ads": [{"duration": 5}, {"duration": 5}]}, {"id": "post", "time": "end", "ads": [{"duration": 5}]}]}"#.utf8))
+            request.sdkAdInPictureInPicture = .defer
+            let prepared = try await planner.prepare(request)
+            let catalog = ProfileCatalog()
+            let appleTV = try await planner.plan(prepared, profile: try catalog.profile("apple-tv-4k"), seed: 1)
+            let tv = try await planner.plan(prepared, profile: try catalog.profile("smart-tv-low"), seed: 1)
+            #expect(appleTV.plan.supportsPictureInPicture && !tv.plan.supportsPictureInPicture)
+            #expect(appleTV.plan.sdkAdInPictureInPicture == .defer)
+            #expect(appleTV.plan.midGroups.map(\.id) == ["sdk:pre", "ad", "sdk:mid", "sdk:post"])
+            #expect(appleTV.plan.sdkBreaks.map(\.position) == [4, 15, 30])
+            let mid = try #require(appleTV.plan.sdkBreaks.first { $0.eventID == "sdk:mid" })
+            // Taken to match the primary: the splice every transition pays, nothing for a dimension.
+            #expect(mid.transitionIn.video.map(\.cause) == ["splice"] && mid.transitionIn.seconds > 0)
+            #expect(mid.assets[1].transitionFromPrevious.seconds > 0 && mid.transitionOut.seconds > 0)
+        }
+    }
+
     @Test("Breaks before the start position are planned too, so that a seek back reaches them")
     func breaksBeforeTheStart() async throws {
         try await withCast { playlist in

@@ -69,7 +69,7 @@ struct ReceiverProfileTests {
 
 /// Ways to break a valid profile, each with the path and reason the refusal must give.
 enum Breakage: CaseIterable, Sendable {
-    case missingMember, badName, unknownMember, zeroRTT, unknownEnum, numberForBoolean, p95BelowP50, costWithoutSource, noSDR
+    case missingMember, badName, unknownMember, zeroRTT, unknownEnum, numberForBoolean, p95BelowP50, costWithoutSource, noSDR, textForPictureInPicture
 
     func apply(to profile: inout [String: Any]) {
         func edit(_ key: String, _ change: (inout [String: Any]) -> Void) {
@@ -87,6 +87,7 @@ enum Breakage: CaseIterable, Sendable {
         case .p95BelowP50: edit("transitions") { $0["frame_rate"] = ["p50Milliseconds": 900, "p95Milliseconds": 100, "source": "assumed"] }
         case .costWithoutSource: edit("transitions") { $0["splice"] = ["p50Milliseconds": 10, "p95Milliseconds": 20] }
         case .noSDR: edit("video") { $0["dynamicRanges"] = ["PQ"] }
+        case .textForPictureInPicture: profile["pictureInPicture"] = "yes"
         }
     }
 
@@ -101,6 +102,7 @@ enum Breakage: CaseIterable, Sendable {
         case .p95BelowP50: ("$.transitions.frame_rate.p95Milliseconds", "the 95th percentile (100.0 ms) is below the median (900.0 ms)")
         case .costWithoutSource: ("$.transitions.splice", "the required member \"source\" is missing")
         case .noSDR: ("$.video.dynamicRanges", "every video receiver shows SDR")
+        case .textForPictureInPicture: ("$.pictureInPicture", "expected boolean, found \"yes\"")
         }
     }
 }

@@ -19,6 +19,13 @@ private func serializationReference(_ info: PlaybackInfo) throws -> Data {
         "loadedTimeRanges": info.loaded.map { [range($0)] } ?? [], "seekableTimeRanges": info.seekable.map { [range($0)] } ?? [],
     ]
     if let duration = info.duration { dictionary["duration"] = duration }
+    if let presentation = info.presentation {
+        dictionary["presentationMode"] = presentation.mode.rawValue
+        dictionary["pictureInPictureSupported"] = presentation.supportsPictureInPicture
+        dictionary["pictureInPicturePossible"] = presentation.pictureInPictureRefusal == nil
+        dictionary["pictureInPictureActive"] = presentation.pictureInPictureActive
+        dictionary["requiresLinearPlayback"] = info.requiresLinearPlayback
+    }
     return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .xml, options: 0)
 }
 
@@ -56,6 +63,7 @@ struct XMLPropertyListTests {
         let written = try #require(try parse(info.propertyList()) as? NSDictionary)
         #expect(written.isEqual(try #require(try parse(serializationReference(info)) as? NSDictionary)))
         #expect((written["position"] as? NSNumber)?.doubleValue == 10.3333)
+        #expect(written["presentationMode"] as? String == "standard")
     }
 
     @Test("a document reads like PropertyListSerialization's: declaration, DOCTYPE, tab indents, sorted keys")

@@ -1,0 +1,96 @@
+/// The presentation mode, and the ad breaks a sender's SDK starts, which depend on it (DESIGN.md §11).
+///
+/// HLS interstitials never look at the mode: the schedule, SKIP, JUMP and resume offsets apply the
+/// same in picture in picture. An SDK ad break is different: the SDK starts it on the content player
+/// when it falls due, and IMA's rule is that no break starts while picture in picture is active (one
+/// already playing continues in the PiP window). What happens instead follows the plan's
+/// `sdkAdInPictureInPicture`. Started breaks play through the engine's own break playback, with the
+/// plan's transitions, and resume content where it paused.
+extension PlaybackEngine {
+    /// An SDK ad break that fell due in picture in picture and waits for it to end.
+    struct DeferredSDKBreak: Sendable {
+        var group: PlannedGroup
+        /// Session time at which it fell due.
+        var dueAt: Double
+    }
+
+    /// AVPictureInPictureController's `requiresLinearPlayback`: true while an interstitial with the
+    /// SKIP restriction plays (or is being switched to), so a PiP window offers no skipping either.
+    public var requiresLinearPlayback: Bool {
+        interstitialCursor?.event.restrictions.contains(.skip) ?? false
+    }
+
+    // MARK: - The mode
+
+    mutating func setPresentationMode(_ mode: PresentationMode, command: PlaybackCommand) -> [PlaybackEvent] {
+        guard isActive else {
+            return [refusal(command, reason: "there is no session to change the presentation mode of")]
+        }
+        guard mode != presentation.mode else { return [] }
+        if mode == .pictureInPicture, let refusal = presentation.pictureInPictureRefusal {
+            let why = switch refusal {
+            case .notSupported: "this receiver has no picture in picture"
+            case .notPossible: "picture in picture is not possible now (another app holds it)"
+            }
+            return [event(.pipStartFailed, reason: "\(refusal.rawValue): \(why)", command: command.description, mode: presentation.mode)]
+        }
+        return changeMode(to: mode, cause: "asked by the sender", command: command.description)
+    }
+
+    /// Another app taking picture in picture (or giving it back); taking it ends this session's.
+    mutating func setPictureInPicturePossible(_ possible: Bool) -> [PlaybackEvent] {
+        presentation.pictureInPicturePossible = possible
+        guard !possible, isActive, presentation.pictureInPictureActive else { return [] }
+        return changeMode(to: .standard, cause: "another app took picture in picture", command: nil)
+    }
+
+    private mutating func changeMode(to mode: PresentationMode, cause: String, command: String?) -> [PlaybackEvent] {
+        let from = presentation.mode
+        presentation.mode = mode
+        return [event(.presentationModeChanged, reason: "\(from.rawValue) -> \(mode.rawValue): \(cause)", command: command, mode: mode)]
+    }
+
+    // MARK: - SDK ad breaks
+
+    /// An SDK break the playhead reached (in primary, as every group is reached): it starts, unless
+    /// picture in picture is active.
+    mutating func sdkBreakFallsDue(_ group: PlannedGroup) -> [PlaybackEvent] {
+        settledSDKBreakIDs.insert(group.id)
+        position = group.position
+        guard presentation.pictureInPictureActive else {
+            return beginGroup(BreakCursor(group: group, position: group.position))
+        }
+        let seconds = PlaybackCommand.format(group.members.reduce(0) { $0 + $1.playedDuration })
+        let name = "SDK ad break '\(group.id)' (\(seconds) s)"
+        let fell: PlaybackEvent
+        switch plan.sdkAdInPictureInPicture {
+        case .skip:
+            fell = event(.sdkAdSkipped, eventID: group.id, reason: "\(name) fell due in picture in picture and was not started")
+        case .defer:
+            deferredSDKBreaks.append(DeferredSDKBreak(group: group, dueAt: now))
+            fell = event(.sdkAdDeferred, eventID: group.id, reason: "\(name) fell due in picture in picture; it starts when picture in picture ends")
+        case .attempt:
+            fell = event(.sdkAdStartRefused, eventID: group.id, reason: "pip-active: \(name) cannot start while picture in picture is active")
+        }
+        // Content plays on; a group of the schedule's at the same position plays now.
+        return [fell] + (endAtTheEnd() ?? startBreakAtPlayhead())
+    }
+
+    /// True when a deferred break can start: content playing, out of picture in picture.
+    var deferredSDKBreakCanStart: Bool {
+        guard !deferredSDKBreaks.isEmpty, rate > 0, !presentation.pictureInPictureActive, case .primary = activity else { return false }
+        return true
+    }
+
+    /// Starts the first deferred break where content stands now; content resumes there after it. The
+    /// switch into it says how late it starts, for listeners that do not keep the report.
+    mutating func startDeferredSDKBreak() -> [PlaybackEvent] {
+        let deferred = deferredSDKBreaks.removeFirst()
+        var events = beginGroup(BreakCursor(group: deferred.group, position: position))
+        if let index = events.firstIndex(where: { $0.kind == .transitionStarted }) {
+            let delay = PlaybackCommand.format(now - deferred.dueAt)
+            events[index].reason = (events[index].reason ?? "") + " (deferred: due \(delay) s ago, in picture in picture)"
+        }
+        return events
+    }
+}
