@@ -6,7 +6,7 @@ import TestSupport
 
 @Suite("Resolving interstitial durations from asset lists and asset playlists")
 struct AssetDurationResolverTests {
-    let resolver = AssetDurationResolver(loader: ResourceLoader(timeout: 2))
+    let resolver = AssetDurationResolver(loader: ResourceLoader(timeout: 20))
 
     /// A VOD media playlist of segments of the given durations.
     static func vod(_ durations: [Double], endList: Bool = true) -> String {

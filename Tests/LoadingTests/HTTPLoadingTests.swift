@@ -7,7 +7,7 @@ import TestSupport
 @Suite("Loading over HTTP from a real server on 127.0.0.1")
 struct HTTPLoadingTests {
     static let playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n"
-    let loader = ResourceLoader(timeout: 2)
+    let loader = ResourceLoader(timeout: 20)
 
     /// Runs `body` against a server serving a scratch folder holding `files`, then stops both.
     func withServer(_ files: [String: String] = [:], _ body: (TestHTTPServer, Scratch) async throws -> Void) async throws {

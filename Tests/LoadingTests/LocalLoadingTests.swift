@@ -6,7 +6,7 @@ import TestSupport
 
 @Suite("Loading local files")
 struct LocalLoadingTests {
-    let loader = ResourceLoader(timeout: 2)
+    let loader = ResourceLoader(timeout: 20)
 
     @Test("A local playlist is read by path and by file: URL and parsed")
     func readsLocalPlaylist() async throws {

@@ -8,7 +8,7 @@ import TestSupport
 /// says so before the file system is asked anything.
 @Suite("The location rule")
 struct LocationRuleTests {
-    let loader = ResourceLoader(timeout: 2)
+    let loader = ResourceLoader(timeout: 20)
 
     @Test("A local file referenced from an http(s) document is refused, in the same words whether it exists or not")
     func networkDocumentsNeverReachLocalFiles() async throws {
