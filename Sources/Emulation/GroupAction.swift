@@ -36,8 +36,10 @@ public enum GroupCommand: Sendable, Hashable {
     case play(rate: Double, primary: Double, atGroupTime: Double, originator: String?)
     /// Pause; with `snap`, seek to `primary`, the originator's stop time.
     case pause(primary: Double, snap: Bool, originator: String?)
-    /// Seek; playback never resumes on its own after a seek.
-    case seek(primary: Double)
+    /// Seek; playback never resumes on its own after a seek. `originator` is the participant whose
+    /// sender asked for it; nil when the coordinator moves a participant to the group (a catch-up, a
+    /// release, a join), which does not replay a break the participant has just played there.
+    case seek(primary: Double, originator: String?)
     /// Hold at `primary` for `holders` (`waitingForCoordinatedPlayback`), rate kept for the resume.
     case wait(primary: Double, holders: [String], reason: SuspensionReason, expectedEnd: Double?)
 }

@@ -200,7 +200,7 @@ public struct GroupCoordinator: Sendable {
             var actions: [GroupAction] = [.event(.timelineChanged(timeline, at: now))]
             for participant in participants where participant.isFollowing {
                 if participant.follow == .waiting {
-                    actions.append(.command(to: participant.name, .seek(primary: target)))
+                    actions.append(.command(to: participant.name, .seek(primary: target, originator: originator)))
                 } else {
                     actions += follow(participant.name, at: target, originator: originator)
                 }
@@ -322,7 +322,7 @@ public struct GroupCoordinator: Sendable {
         let second: GroupCommand = rate > 0
             ? .play(rate: rate, primary: primary, atGroupTime: now, originator: originator)
             : .pause(primary: primary, snap: true, originator: originator)
-        return [.command(to: name, .seek(primary: primary)), .command(to: name, second)]
+        return [.command(to: name, .seek(primary: primary, originator: originator)), .command(to: name, second)]
     }
 
     mutating func setFollow(_ state: FollowState, of index: Int) -> [GroupAction] {

@@ -17,14 +17,25 @@ final class GroupRun: Sendable {
     /// Positions this close count as equal.
     static let tolerance = InterstitialSchedule.tolerance
 
+    /// When a run without `until` stops whatever still plays: a day, or four times the longest
+    /// programme, so that no plan can keep the virtual clock going for ever.
+    var horizon: Double {
+        simulation.until ?? max(86_400, 4 * (simulation.members.map(\.plan.primaryDuration).max() ?? 0))
+    }
+
     /// What the run knows of one participant, from its side of the link.
     struct Agent {
         var member: GroupMember
         var ready = false
         /// Where primary was left, while an ad plays.
         var adFrom: Double?
+        /// Where its last break was: moving back there to rejoin the group must not play it again.
+        var lastBreak: Double?
         var stalled = false
         var waiting = false
+        /// Back from a suspension and not yet told where the group is: not counted in the sync error,
+        /// since its catch-up jump is reported as such.
+        var rejoining = false
         var left = false
         /// The rate the group last asked for.
         var groupRate = 0.0
@@ -141,6 +152,7 @@ final class GroupRun: Sendable {
             if current.isInBreak, state.agents[index].adFrom == nil {
                 let from = current.position
                 state.agents[index].adFrom = from
+                state.agents[index].lastBreak = from
                 state.agents[index].waiting = false
                 state.agents[index].suspensions.append(.init(reason: .playingInterstitial, start: current.now, primary: from))
                 let expectedEnd = state.agents[index].member.ads.breakAt(from).map { current.now + $0.adSeconds }
@@ -149,6 +161,7 @@ final class GroupRun: Sendable {
                 if current.rate == 0 { operations.append(.command(index, .setRate(1))) }
             } else if !current.isInBreak, state.agents[index].adFrom != nil {
                 state.agents[index].adFrom = nil
+                state.agents[index].rejoining = true
                 closeSuspension(of: index, reason: .playingInterstitial, at: current.now, resume: current.position, in: &state)
                 sendUp(.endSuspension(name, reason: .playingInterstitial, resumePrimary: current.position), from: index, in: &state)
             }
@@ -165,18 +178,25 @@ final class GroupRun: Sendable {
             state.inFlight -= 1
             guard let current, !state.agents[index].left, state.agents[index].adFrom == nil, !state.agents[index].stalled else { return [] }
             let now = clock.now
+            state.agents[index].rejoining = false
             var operations: [Operation] = []
             var rate = current.rate
-            func move(to target: Double) {
-                if abs(current.position - target) > Self.tolerance { operations.append(.command(index, .seek(to: target))) }
+            let lastBreak = state.agents[index].lastBreak
+            /// A move the coordinator makes lands just past the break the participant played there, since
+            /// the engine plays a break a seek lands on; a sender's seek plays it again, as the rule says.
+            func move(to target: Double, replaying: Bool = false) {
+                guard abs(current.position - target) > Self.tolerance else { return }
+                var landing = target
+                if !replaying, let lastBreak, abs(target - lastBreak) <= Self.tolerance { landing = lastBreak + 2 * Self.tolerance }
+                if abs(current.position - landing) > Self.tolerance { operations.append(.command(index, .seek(to: landing))) }
             }
             func setRate(_ wanted: Double) {
                 if rate != wanted { operations.append(.command(index, .setRate(wanted))) }
                 rate = wanted
             }
             switch command {
-            case .seek(let primary):
-                move(to: primary)
+            case .seek(let primary, let originator):
+                move(to: primary, replaying: originator != nil)
             case .play(let newRate, let primary, let at, _):
                 state.agents[index].waiting = false
                 state.agents[index].groupRate = newRate
@@ -240,6 +260,7 @@ final class GroupRun: Sendable {
             state.pending -= 1
             guard let current, !state.agents[index].left else { return [] }
             state.agents[index].stalled = false
+            state.agents[index].rejoining = true
             closeSuspension(of: index, reason: .stallRecovery, at: clock.now, resume: current.position, in: &state)
             sendUp(.endSuspension(state.agents[index].member.name, reason: .stallRecovery, resumePrimary: current.position), from: index, in: &state)
             let rate = state.agents[index].adFrom != nil ? 1 : state.agents[index].groupRate
@@ -312,15 +333,22 @@ final class GroupRun: Sendable {
                 let group = state.coordinator.timeline.position(at: now)
                 for index in state.agents.indices {
                     let agent = state.agents[index]
-                    guard let current = engines[index], !agent.left, agent.adFrom == nil, !agent.stalled,
+                    guard let current = engines[index], !agent.left, agent.adFrom == nil, !agent.stalled, !agent.rejoining,
                         state.coordinator.participant(agent.member.name)?.follow == .following
                     else { continue }
                     state.agents[index].magnitudes.append(abs(current.position - group))
                 }
             }
             if state.agents.allSatisfy(\.left) { return [] }
+            if now >= horizon {
+                if simulation.until == nil, !simulation.members.contains(where: \.plan.isLive) {
+                    state.errors.append("the run reached its horizon at \(PlaybackCommand.format(horizon)) s with participants still playing; they were ended there")
+                }
+                return state.agents.indices.filter { !state.agents[$0].left }.map { .end($0, "the group simulation reached its horizon") }
+            }
             // Nothing in flight or due, and every engine paused: nothing will ever move again.
-            let quiet = state.inFlight == 0 && state.pending == 0 && engines.allSatisfy { $0.map { !$0.isActive || ($0.rate == 0 && $0.nextDeadline == nil) } ?? true }
+            let quiet = state.inFlight == 0 && state.pending == 0
+                && engines.allSatisfy { $0.map { !$0.isActive || ($0.rate == 0 && $0.nextDeadline == nil) } ?? true }
             if quiet {
                 return state.agents.indices.filter { !state.agents[$0].left }.map { .end($0, "the group has nothing left to happen") }
             }

@@ -47,7 +47,7 @@ struct GroupCoordinatorTests {
         #expect(group.hold == nil)
         #expect(Self.commands(begun, to: "C").isEmpty)
         let ended = group.handle(.endSuspension("A", reason: .playingInterstitial, resumePrimary: 60), at: 75.5)
-        #expect(Self.commands(ended, to: "A") == [.seek(primary: 75.5), .play(rate: 1, primary: 75.5, atGroupTime: 75.5, originator: nil)])
+        #expect(Self.commands(ended, to: "A") == [.seek(primary: 75.5, originator: nil), .play(rate: 1, primary: 75.5, atGroupTime: 75.5, originator: nil)])
         #expect(ended.contains(.event(.caughtUp("A", at: 75.5, from: 60, to: 75.5))))
     }
 
@@ -110,17 +110,17 @@ struct GroupCoordinatorTests {
         _ = group.handle(.join("C", policy: .catchUp, ads: .adFree), at: 0)
         _ = group.handle(.intent(from: "A", .rate(1), primary: 0), at: 0)
         let seeked = group.handle(.intent(from: "C", .seek(312), primary: 40), at: 40)
-        #expect(Self.commands(seeked, to: "A").first == .seek(primary: 300))
-        #expect(Self.commands(seeked, to: "C").first == .seek(primary: 300))
+        #expect(Self.commands(seeked, to: "A").first == .seek(primary: 300, originator: "C"))
+        #expect(Self.commands(seeked, to: "C").first == .seek(primary: 300, originator: "C"))
         let elsewhere = group.handle(.intent(from: "C", .seek(500), primary: 300), at: 41)
-        #expect(Self.commands(elsewhere, to: "A").first == .seek(primary: 500))
+        #expect(Self.commands(elsewhere, to: "A").first == .seek(primary: 500, originator: "C"))
     }
 
     @Test("A participant joining mid-play is sent to the group position")
     func joinFollowsGroup() {
         var group = Self.group(["A"], policy: .catchUp)
         let joined = group.handle(.join("D", policy: .catchUp, ads: .adFree), at: 100)
-        #expect(Self.commands(joined, to: "D") == [.seek(primary: 100), .play(rate: 1, primary: 100, atGroupTime: 100, originator: nil)])
+        #expect(Self.commands(joined, to: "D") == [.seek(primary: 100, originator: nil), .play(rate: 1, primary: 100, atGroupTime: 100, originator: nil)])
     }
 
     @Test("stallRecovery holds only participants that list it; a suspended participant's intents are ignored")
