@@ -7,6 +7,8 @@ public struct GroupReport: Sendable, Codable, Hashable {
         public var profile: String
         public var policy: GroupPolicy
         public var waitingSeconds: Double
+        /// Each wait, in the order they ended.
+        public var waits: [GroupWait]
         /// Summed over the run, by holder and reason, in the order first waited for.
         public var waitedFor: [GroupWait.Edge]
         /// The holder of this participant's longest wait that let go last.

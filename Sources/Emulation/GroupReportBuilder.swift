@@ -63,7 +63,7 @@ struct GroupReportBuilder {
         }
         return GroupReport.Participant(
             name: name, profile: agent.member.profile, policy: agent.member.policy, waitingSeconds: waits.reduce(0) { $0 + $1.seconds },
-            waitedFor: Self.merge(waits), criticalHolder: waits.max { $0.seconds < $1.seconds }?.criticalHolder,
+            waits: waits, waitedFor: Self.merge(waits), criticalHolder: waits.max { $0.seconds < $1.seconds }?.criticalHolder,
             missedByCatchUp: jumps.reduce(0) { $0 + max(0, $1.seconds) }, replacedByAd: adSuspensions.reduce(0) { $0 + replaced($1) },
             catchUpJumps: jumps, breaks: breaks, suspensions: agent.suspensions, timeControlStatus: agent.statuses,
             syncError: GroupReport.SyncError(magnitudes: agent.magnitudes, interval: simulation.sampleInterval, tolerance: simulation.syncTolerance))

@@ -29,6 +29,7 @@ enum GroupSimulateCommand {
             .value("timeout", "SECONDS", help: "Give up on each fetch and probe after this many seconds (at least 1).", default: "10"),
             .flag("json", help: "Print the report as JSON."),
             .value("junit", "FILE", help: "Also write JUnit XML: a test case per participant and break, and one for its sync error."),
+            .value("html", "FILE", help: "Also write an HTML report: the table and an SVG lane per participant on the group time axis."),
             .value("max-wait", "S", help: "Fail a break where a participant waited longer."),
             .value("max-missed", "S", help: "Fail a break where a participant missed more by catching up."),
             .value("max-desync-s", "S", help: "Fail a participant out of sync (by more than 0.5 s) for longer."),
@@ -76,9 +77,14 @@ enum GroupSimulateCommand {
         }
         let report = GroupSimulation(contentID: scenario.contentID, members: members, link: scenario.link, seed: options.seed, until: options.until).run()
         print(options.json ? GroupReportText.json(report) : GroupReportText.render(report), terminator: "")
-        if let path = options.junitFile {
+        let thresholds = options.thresholds
+        let writes = [
+            (options.junitFile, { GroupReportText.junit(report, thresholds: thresholds) }),
+            (options.htmlFile, { GroupTimelineSVG.page(report) }),
+        ]
+        for case let (path?, render) in writes {
             do {
-                try Data(GroupReportText.junit(report, thresholds: options.thresholds).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                try Data(render().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
                 Terminal.error("\(name): \(path): cannot be written (\(error.localizedDescription))")
                 return Airlab.usageStatus
@@ -95,6 +101,7 @@ enum GroupSimulateCommand {
         var timeout: Double
         var json: Bool
         var junitFile: String?
+        var htmlFile: String?
         var thresholds: GroupThresholds
 
         init(_ parsed: ParsedCommand) throws(UsageError) {
@@ -107,6 +114,7 @@ enum GroupSimulateCommand {
             guard timeout >= 1, timeout <= 86_400 else { throw fail("--timeout must be from 1 to 86400 seconds, not '\(timeout)'") }
             json = parsed.flag("json")
             junitFile = parsed.values("junit").last
+            htmlFile = parsed.values("html").last
             func limit(_ option: String) throws(UsageError) -> Double? {
                 let value = try parsed.value(option, as: Double.self)
                 if let value, !(value >= 0 && value <= 86_400) { throw fail("--\(option) must be from 0 to 86400 seconds, not '\(value)'") }

@@ -64,7 +64,8 @@ struct GroupSimulateCommandTests {
     func catchUpWithLimit() async throws {
         try await withGroup(policy: #"{"waitFor": []}"#) { file, scratch in
             let junit = scratch.url.appendingPathComponent("group.xml").path
-            let (result, participants) = try await run([file, "--max-missed", "6", "--junit", junit])
+            let html = scratch.url.appendingPathComponent("group.html").path
+            let (result, participants) = try await run([file, "--max-missed", "6", "--junit", junit, "--html", html])
             #expect(result.status == 1, "B misses more than 6 s; stderr: \(result.stderr)")
             let adA = try adSuspension(participants[0]), adB = try adSuspension(participants[1])
             #expect(abs(try number("missedByCatchUp", of: participants[0]) - (adA.end - adA.start)) < 1e-6)
@@ -73,6 +74,9 @@ struct GroupSimulateCommandTests {
             let xml = try String(contentsOfFile: junit, encoding: .utf8)
             #expect(xml.contains("tests=\"6\" failures=\"1\""))
             #expect(xml.contains("more than --max-missed 6 s"))
+            let page = try String(contentsOfFile: html, encoding: .utf8)
+            #expect(page.components(separatedBy: "<g class=\"lane\"").count == 4)
+            #expect(page.components(separatedBy: "class=\"jump\"").count == 3, "A and B jumped, C did not")
         }
     }
 
