@@ -49,7 +49,7 @@ public enum GroupTimelineSVG {
         func x(_ time: Double) -> String { TimelineSVG.format(labelWidth + time * scale) }
         func width(_ seconds: Double) -> String { TimelineSVG.format(max(1, seconds * scale)) }
         let height = laneHeight * Double(report.participants.count) + 30
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"group-timeline\" width=\"\(Int(saturating: labelWidth + axisWidth + 20))\" height=\"\(Int(saturating: height))\">\n"
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"group-timeline\" width=\"\(Int(saturating: labelWidth + axisWidth + 100))\" height=\"\(Int(saturating: height))\">\n"
         svg += "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
             + "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#999\" stroke-width=\"2\"/></pattern></defs>\n"
         for (index, participant) in report.participants.enumerated() {

@@ -67,11 +67,12 @@ enum GroupSimulateCommand {
             }
             let playlist = participant.playlist.contains("://") || participant.playlist.hasPrefix("/")
                 ? participant.playlist : folder.appendingPathComponent(participant.playlist).path
-            do throws(CastError) {
+            do throws(GroupCastPlanning.Failure) {
                 members.append(try await planning.member(
                     participant, playlist: playlist, profile: profile, policy: participant.policy ?? scenario.policy, seed: options.seed))
             } catch {
                 Terminal.error("\(name): participant '\(participant.name)': \(error)")
+                if case .unreadable = error { return Airlab.usageStatus }
                 return 1
             }
         }
