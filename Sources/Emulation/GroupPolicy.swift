@@ -32,6 +32,25 @@ public struct GroupPolicy: Sendable, Hashable, Codable {
     /// Catch-up: nobody is waited for.
     public static let catchUp = GroupPolicy()
 
+    enum CodingKeys: String, CodingKey {
+        case waitFor, participantLimits, pauseSnapsToOriginator
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        waitFor = Set(try container.decode([SuspensionReason].self, forKey: .waitFor))
+        participantLimits = try container.decode([SuspensionReason: Int].self, forKey: .participantLimits)
+        pauseSnapsToOriginator = try container.decode(Bool.self, forKey: .pauseSnapsToOriginator)
+    }
+
+    /// `waitFor` in order, so that one run always writes the same report.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(waitFor.sorted(), forKey: .waitFor)
+        try container.encode(participantLimits, forKey: .participantLimits)
+        try container.encode(pauseSnapsToOriginator, forKey: .pauseSnapsToOriginator)
+    }
+
     /// Whether a suspension for `reason` makes this participant wait, in a group of `size` participants.
     public func waits(for reason: SuspensionReason, groupSize size: Int) -> Bool {
         waitFor.contains(reason) && size <= (participantLimits[reason] ?? Int.max)

@@ -77,10 +77,10 @@ enum GroupSimulateCommand {
             }
         }
         let report = GroupSimulation(contentID: scenario.contentID, members: members, link: scenario.link, seed: options.seed, until: options.until).run()
-        print(options.json ? GroupReportText.json(report) : GroupReportText.render(report), terminator: "")
+        print(options.json ? GroupReportJSON.render(report) : GroupReportText.render(report), terminator: "")
         let thresholds = options.thresholds
         let writes = [
-            (options.junitFile, { GroupReportText.junit(report, thresholds: thresholds) }),
+            (options.junitFile, { GroupJUnitReport.render(report, thresholds: thresholds) }),
             (options.htmlFile, { GroupTimelineSVG.page(report) }),
         ]
         for case let (path?, render) in writes {

@@ -72,4 +72,14 @@ struct GroupScenarioTests {
         #expect(ads.adPlan.breaks.map(\.position) == [40, 85])
         #expect(ads.playbackPlan(itemDuration: 245).primaryDuration == 200)
     }
+
+    @Test("A policy writes its reasons in order, so that one run always writes the same report")
+    func policyEncodesInOrder() throws {
+        let policy = GroupPolicy(waitFor: [.userIsChangingCurrentTime, .stallRecovery, .playingInterstitial], participantLimits: [.stallRecovery: 3])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(policy), as: UTF8.self)
+        #expect(text == #"{"participantLimits":{"stallRecovery":3},"pauseSnapsToOriginator":false,"waitFor":["playingInterstitial","stallRecovery","userIsChangingCurrentTime"]}"#)
+        #expect(try JSONDecoder().decode(GroupPolicy.self, from: Data(text.utf8)) == policy)
+    }
 }
