@@ -60,7 +60,7 @@ struct GroupPropertyTests {
         }
     }
 
-    @Test("A seek into a stitched range lands every participant with an ad there on that break's start", arguments: cases)
+    @Test("A seek into a stitched range lands every participant on that break's start: into its own ad there, or, ad-free, in sync at it", arguments: cases)
     func seekIntoRange(seed: UInt64) throws {
         var (members, _) = try Self.scenario(seed: seed, policy: .catchUp)
         guard let originator = members.firstIndex(where: { $0.stitched?.ranges.isEmpty == false }) else { return }
@@ -74,6 +74,9 @@ struct GroupPropertyTests {
         for (member, participant) in zip(members, report.participants) where member.ads.breakAt(position) != nil {
             let landed = participant.suspensions.contains { $0.reason == .playingInterstitial && $0.start == 5 && abs($0.primary - position) < 1e-9 }
             #expect(landed, "seed \(seed): \(member.name) did not start its ad at \(position) after the seek to item \(target)")
+        }
+        for (member, participant) in zip(members, report.participants) {
+            #expect(participant.syncError.max < 1e-6, "seed \(seed): \(member.name) is off the group after the seek")
         }
     }
 }
