@@ -108,7 +108,7 @@ public enum SessionReportText {
         value.plainText
     }
 
-    private static func table(_ rows: [[String]]) -> [String] {
+    static func table(_ rows: [[String]]) -> [String] {
         guard let columns = rows.first?.count else { return [] }
         let widths = (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in

@@ -22,6 +22,7 @@ enum Airlab {
         StatusCommand.command,
         WatchCommand.command,
         LabRunCommand.command,
+        GroupSimulateCommand.command,
     ] + ControlCommands.commands
 
     static let root = CommandSpec(
@@ -42,6 +43,7 @@ enum Airlab {
             StatusCommand.spec,
             WatchCommand.spec,
             CommandSpec(name: "lab", abstract: "Run a playlist against a fleet of receivers, with reports.", subcommands: [LabRunCommand.spec]),
+            CommandSpec(name: "group", abstract: "Watch-together groups: coordinated playback with each participant's own ads.", subcommands: [GroupSimulateCommand.spec]),
         ])
 
     static func main(_ arguments: [String]) async -> Int32 {

@@ -1,0 +1,127 @@
+import Arguments
+import Casting
+import Emulation
+import Foundation
+import Loading
+import Media
+import Reports
+
+/// `airlab group simulate GROUP.json`: plays a group (each participant its own playlist, profile and
+/// ads) on one virtual clock under the group's coordinator, and reports waits, misses and sync error.
+enum GroupSimulateCommand {
+    static let spec = CommandSpec(
+        name: "simulate",
+        abstract: "Simulate a watch-together group on a virtual clock: who waits for whose ads, who misses content.",
+        discussion: """
+            GROUP.json names the content, the group's policy (waitFor, participantLimits,
+            pauseSnapsToOriginator), the link (delayMs, jitterMs) and the participants, each with a
+            profile, its own playlist (relative paths are read from GROUP.json's folder), and optionally
+            adFree, stitched ranges, a policy of its own, a script ("at 40 seek 300") and faults
+            ("stall at 30 for 5", "leave at 90").
+            Exit status: 0 when the group played within the limits given, 1 when a participant could not
+            play its cast or a --max-* limit was passed, 2 for usage errors and when GROUP.json, a
+            playlist or a profile cannot be read or a report cannot be written.
+            """,
+        positionals: [PositionalSpec("GROUP.json", help: "The group file.")],
+        options: [
+            .value("seed", "N", help: "Seed of the latency draws and the link's jitter: one seed, one run.", default: "1"),
+            .value("until", "SECONDS", help: "Stop at this group time (live content has no end)."),
+            .value("timeout", "SECONDS", help: "Give up on each fetch and probe after this many seconds (at least 1).", default: "10"),
+            .flag("json", help: "Print the report as JSON."),
+            .value("junit", "FILE", help: "Also write JUnit XML: a test case per participant and break, and one for its sync error."),
+            .value("html", "FILE", help: "Also write an HTML report: the table and an SVG lane per participant on the group time axis."),
+            .value("max-wait", "S", help: "Fail a break where a participant waited longer."),
+            .value("max-missed", "S", help: "Fail a break where a participant missed more by catching up."),
+            .value("max-desync-s", "S", help: "Fail a participant out of sync (by more than 0.5 s) for longer."),
+        ])
+
+    static let command = Command(path: ["group", "simulate"]) { parsed in
+        let options: Options
+        do throws(UsageError) {
+            options = try Options(parsed)
+        } catch {
+            return Airlab.usageFailure(error)
+        }
+        let name = "airlab group simulate"
+        let scenario: GroupScenario
+        do {
+            scenario = try GroupScenario(parsing: try Data(contentsOf: URL(fileURLWithPath: options.file)))
+        } catch let error as GroupScenario.Failure {
+            Terminal.error("\(name): \(options.file): \(error)")
+            return Airlab.usageStatus
+        } catch {
+            Terminal.error("\(name): \(options.file): cannot be read (no such file or unreadable)")
+            return Airlab.usageStatus
+        }
+        let folder = URL(fileURLWithPath: options.file).deletingLastPathComponent()
+        let planning = GroupCastPlanning(planner: CastPlanner(
+            loader: ResourceLoader(timeout: options.timeout), prober: ProbeCache(options: ProbeOptions(timeout: options.timeout))))
+        var members: [GroupMember] = []
+        for participant in scenario.participants {
+            let profile: ReceiverProfile
+            do throws(ProfileError) {
+                profile = try ProfileCatalog().profile(participant.profile)
+            } catch {
+                Terminal.error("\(name): participant '\(participant.name)': profile \(error)")
+                return Airlab.usageStatus
+            }
+            let playlist = participant.playlist.contains("://") || participant.playlist.hasPrefix("/")
+                ? participant.playlist : folder.appendingPathComponent(participant.playlist).path
+            do throws(GroupCastPlanning.Failure) {
+                members.append(try await planning.member(
+                    participant, playlist: playlist, profile: profile, policy: participant.policy ?? scenario.policy, seed: options.seed))
+            } catch {
+                Terminal.error("\(name): participant '\(participant.name)': \(error)")
+                if case .unreadable = error { return Airlab.usageStatus }
+                return 1
+            }
+        }
+        let report = GroupSimulation(contentID: scenario.contentID, members: members, link: scenario.link, seed: options.seed, until: options.until).run()
+        print(options.json ? GroupReportJSON.render(report) : GroupReportText.render(report), terminator: "")
+        let thresholds = options.thresholds
+        let writes = [
+            (options.junitFile, { GroupJUnitReport.render(report, thresholds: thresholds) }),
+            (options.htmlFile, { GroupTimelineSVG.page(report) }),
+        ]
+        for case let (path?, render) in writes {
+            do {
+                try Data(render().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                Terminal.error("\(name): \(path): cannot be written (\(error.localizedDescription))")
+                return Airlab.usageStatus
+            }
+        }
+        return options.thresholds.fails(report) ? 1 : 0
+    }
+
+    /// The command line, checked.
+    struct Options {
+        var file: String
+        var seed: UInt64
+        var until: Double?
+        var timeout: Double
+        var json: Bool
+        var junitFile: String?
+        var htmlFile: String?
+        var thresholds: GroupThresholds
+
+        init(_ parsed: ParsedCommand) throws(UsageError) {
+            func fail(_ message: String) -> UsageError { UsageError(commandPath: parsed.path, message: message) }
+            file = parsed.positional("GROUP.json") ?? ""
+            seed = try parsed.wholeNumber("seed", default: 1)
+            until = try parsed.value("until", as: Double.self)
+            if let until, !(until > 0 && until <= 86_400) { throw fail("--until must be from more than 0 to 86400 seconds, not '\(until)'") }
+            timeout = try parsed.value("timeout", as: Double.self) ?? ResourceLoader.defaultTimeout
+            guard timeout >= 1, timeout <= 86_400 else { throw fail("--timeout must be from 1 to 86400 seconds, not '\(timeout)'") }
+            json = parsed.flag("json")
+            junitFile = parsed.values("junit").last
+            htmlFile = parsed.values("html").last
+            func limit(_ option: String) throws(UsageError) -> Double? {
+                let value = try parsed.value(option, as: Double.self)
+                if let value, !(value >= 0 && value <= 86_400) { throw fail("--\(option) must be from 0 to 86400 seconds, not '\(value)'") }
+                return value
+            }
+            thresholds = GroupThresholds(maxWaitSeconds: try limit("max-wait"), maxMissedSeconds: try limit("max-missed"), maxDesyncSeconds: try limit("max-desync-s"))
+        }
+    }
+}
