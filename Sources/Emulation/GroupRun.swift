@@ -230,6 +230,9 @@ final class GroupRun: Sendable {
             case .setRate(let rate): intent = rate > 0 ? .rate(rate) : .pause
             case .play: intent = .rate(1)
             case .stop: return [.end(index, "the sender stopped")]
+            // Picture in picture is the participant's own: no group event (AVFoundation coordinates
+            // rate and time only).
+            case .setPresentationMode, .setPictureInPicturePossible: return [.command(index, command)]
             }
             sendUp(.intent(from: member.name, intent, primary: current.position), from: index, in: &state)
             return []

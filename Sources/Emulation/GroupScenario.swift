@@ -19,7 +19,10 @@ public struct GroupScenario: Sendable {
         public var profile: String
         public var playlist: String
         public var adFree: Bool
-        public var stitched: StitchedAds?
+        /// Which parts of the participant's playlist are its stitched ads: a selector's text
+        /// (`uri:*/ads/*`, `daterange:CLASS=ad`, `ranges:300+15`) or explicit ranges; the planner
+        /// derives the ranges from the playlist (`HLS.StitchedRanges`).
+        public var stitched: StitchedSelector?
         /// Overrides the group's policy for this participant.
         public var policy: GroupPolicy?
         public var script: SenderScript
@@ -81,21 +84,7 @@ public struct GroupScenario: Sendable {
         let name = try members.requiredString("name")
         let profile = try members.requiredString("profile")
         let playlist = try members.requiredString("playlist")
-        var stitched: StitchedAds?
-        if let ranges = try members.array("stitched") {
-            var parsed: [StitchedAds.Range] = []
-            for (index, range) in ranges.enumerated() {
-                let item = try Members(range, path: "\(path).stitched[\(index)]", allowed: ["start", "duration", "id"])
-                let start = try item.requiredNumber("start", in: 0...NumericRange.maximumSeconds)
-                let duration = try item.requiredNumber("duration", in: 0...NumericRange.maximumSeconds)
-                parsed.append(.init(id: try item.string("id") ?? "stitched-\(index + 1)", start: start, duration: duration))
-            }
-            do throws(StitchedAds.Failure) {
-                stitched = try StitchedAds(ranges: parsed)
-            } catch {
-                throw Failure(path: "\(path).stitched", reason: error.reason)
-            }
-        }
+        let stitched = try Self.stitched(members, path: path)
         var script = SenderScript()
         if let steps = try members.array("script") {
             var lines: [String] = []
@@ -169,6 +158,40 @@ public struct GroupScenario: Sendable {
             throw Failure(path: path, reason: "\(value.description) is not a suspension reason; use \(SuspensionReason.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return reason
+    }
+
+    /// `stitched`: a selector's text, or explicit ranges `[{"start", "duration", "id"}]` in item seconds.
+    private static func stitched(_ members: Members, path: String) throws(Failure) -> StitchedSelector? {
+        guard let value = members.members["stitched"] else { return nil }
+        if case .string(let text) = value {
+            do throws(StitchedSelector.SyntaxError) {
+                return try StitchedSelector(argument: text)
+            } catch {
+                throw Failure(path: "\(path).stitched", reason: "'\(text)' \(error.reason)")
+            }
+        }
+        guard let ranges = try members.array("stitched") else { return nil }
+        guard ranges.count <= StitchedSelector.maximumDeclaredRanges else {
+            throw Failure(path: "\(path).stitched", reason: "at most \(StitchedSelector.maximumDeclaredRanges) ranges, not \(ranges.count)")
+        }
+        var declared: [StitchedSelector.DeclaredRange] = []
+        for (index, range) in ranges.enumerated() {
+            let itemPath = "\(path).stitched[\(index)]"
+            let item = try Members(range, path: itemPath, allowed: ["start", "duration", "id"])
+            func exact(_ member: String) throws(Failure) -> ExactSeconds {
+                let seconds = try item.requiredNumber(member, in: 0...NumericRange.maximumSeconds)
+                // The shortest decimal that reads back as the number, read as EXTINF is read.
+                guard let exact = ExactSeconds(decimal: seconds.plainText) else {
+                    throw Failure(path: "\(itemPath).\(member)", reason: "\(seconds.plainText) is not a decimal number of seconds")
+                }
+                return exact
+            }
+            let start = try exact("start")
+            let duration = try exact("duration")
+            guard duration > .zero else { throw Failure(path: "\(itemPath).duration", reason: "a stitched ad lasts more than 0 s") }
+            declared.append(.init(id: try item.string("id"), start: start, duration: duration))
+        }
+        return .explicit(declared)
     }
 
     /// An object's members, read strictly.

@@ -45,6 +45,11 @@ public struct StitchedAds: Sendable, Hashable, Codable {
         self.ranges = sorted
     }
 
+    /// The ranges `HLS.StitchedRanges` derived from a playlist, which are ordered and apart already.
+    public init(_ derived: StitchedRanges) {
+        ranges = derived.ranges.map { Range(id: $0.id, start: $0.startSeconds, duration: $0.durationSeconds) }
+    }
+
     public var totalSeconds: Double { ranges.reduce(0) { $0 + $1.duration } }
 
     /// The primary position of item time `item`: a time inside a range maps to the range's start.

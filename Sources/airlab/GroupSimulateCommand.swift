@@ -56,7 +56,7 @@ enum GroupSimulateCommand {
         let folder = URL(fileURLWithPath: options.file).deletingLastPathComponent()
         let planning = GroupCastPlanning(planner: CastPlanner(
             loader: ResourceLoader(timeout: options.timeout), prober: ProbeCache(options: ProbeOptions(timeout: options.timeout))))
-        var members: [GroupMember] = []
+        var planned: [GroupCastPlanning.Planned] = []
         for participant in scenario.participants {
             let profile: ReceiverProfile
             do throws(ProfileError) {
@@ -68,7 +68,7 @@ enum GroupSimulateCommand {
             let playlist = participant.playlist.contains("://") || participant.playlist.hasPrefix("/")
                 ? participant.playlist : folder.appendingPathComponent(participant.playlist).path
             do throws(GroupCastPlanning.Failure) {
-                members.append(try await planning.member(
+                planned.append(try await planning.member(
                     participant, playlist: playlist, profile: profile, policy: participant.policy ?? scenario.policy, seed: options.seed))
             } catch {
                 Terminal.error("\(name): participant '\(participant.name)': \(error)")
@@ -76,7 +76,11 @@ enum GroupSimulateCommand {
                 return 1
             }
         }
-        let report = GroupSimulation(contentID: scenario.contentID, members: members, link: scenario.link, seed: options.seed, until: options.until).run()
+        // A group refuses a participant whose programme is not the group's (equal primary lengths).
+        let refusals = GroupCastPlanning.lengthRefusals(planned)
+        for refusal in refusals { Terminal.error("\(name): refused: \(refusal.message)") }
+        guard refusals.isEmpty else { return 1 }
+        let report = GroupSimulation(contentID: scenario.contentID, members: planned.map(\.member), link: scenario.link, seed: options.seed, until: options.until).run()
         print(options.json ? GroupReportJSON.render(report) : GroupReportText.render(report), terminator: "")
         let thresholds = options.thresholds
         let writes = [

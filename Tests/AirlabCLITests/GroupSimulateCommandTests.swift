@@ -89,4 +89,64 @@ struct GroupSimulateCommandTests {
         #expect(result.status == 2)
         #expect(result.stderr.contains("$.participants[0].adfree: is not a member here"), "stderr: \(result.stderr)")
     }
+
+    /// Writes a stitched playlist: the primary's segments with the ads' segments (`ad1/`, `ad2/`)
+    /// stitched in after the first, between discontinuities; `extraPrimary` repeats the last segment.
+    func writeStitched(_ name: String, ads: [String], extraPrimary: Int = 0, in scratch: Scratch) throws {
+        func segments(_ folder: String) throws -> [String] {
+            let index = try String(contentsOf: scratch.url.appendingPathComponent("\(folder)/index.m3u8"), encoding: .utf8)
+            return index.split(separator: "\n").drop { !$0.hasPrefix("#EXTINF") }.filter { $0 != "#EXT-X-ENDLIST" }
+                .map { $0.hasPrefix("#") ? String($0) : "\(folder)/\($0)" }
+        }
+        let primary = try segments("primary")
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:4", "#EXT-X-PLAYLIST-TYPE:VOD"] + primary.prefix(2)
+        for ad in ads { lines += ["#EXT-X-DISCONTINUITY"] + (try segments(ad)) }
+        lines += ["#EXT-X-DISCONTINUITY"] + primary.dropFirst(2)
+        for _ in 0..<extraPrimary { lines += primary.suffix(2) }
+        _ = try scratch.write(name, (lines + ["#EXT-X-ENDLIST", ""]).joined(separator: "\n"))
+    }
+
+    @Test("Stitched ads found in each playlist by a URI selector: under wait A waits B's longer ad out, C all of it, B nothing")
+    func stitchedBySelector() async throws {
+        let scratch = try await AdSupportedStream.stage()
+        defer { scratch.remove() }
+        try writeStitched("a.m3u8", ads: ["ad1"], in: scratch)
+        try writeStitched("b.m3u8", ads: ["ad1", "ad2"], in: scratch)
+        try writeStitched("c.m3u8", ads: [], in: scratch)
+        let file = try scratch.write("group.json", """
+            {"contentID": "show", "policy": {"waitFor": ["playingInterstitial"]}, "participants": [
+              {"name": "A", "profile": "apple-tv-4k", "playlist": "a.m3u8", "stitched": "uri:ad*/*"},
+              {"name": "B", "profile": "apple-tv-4k", "playlist": "b.m3u8", "stitched": "uri:ad*/*"},
+              {"name": "C", "profile": "apple-tv-4k", "playlist": "c.m3u8", "stitched": "uri:ad*/*"}]}
+            """)
+
+        let (result, participants) = try await run([file.path])
+
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(abs(try number("waitingSeconds", of: participants[0]) - 4) < 1e-6, "A's 4 s ad against B's 8 s")
+        #expect(try number("waitingSeconds", of: participants[1]) == 0)
+        #expect(abs(try number("waitingSeconds", of: participants[2]) - 8) < 1e-6)
+        for participant in participants { #expect(try number("missedByCatchUp", of: participant) == 0) }
+    }
+
+    @Test("A participant whose primary is longer than the group's is refused, exit 1, naming both lengths and the explaining range")
+    func primaryLengthMismatchIsRefused() async throws {
+        let scratch = try await AdSupportedStream.stage()
+        defer { scratch.remove() }
+        try writeStitched("a.m3u8", ads: ["ad1"], in: scratch)
+        try writeStitched("d.m3u8", ads: ["ad1"], extraPrimary: 1, in: scratch)
+        let file = try scratch.write("group.json", """
+            {"contentID": "show", "participants": [
+              {"name": "A", "profile": "apple-tv-4k", "playlist": "a.m3u8", "stitched": "uri:ad*/*"},
+              {"name": "D", "profile": "smart-tv-low", "playlist": "d.m3u8", "stitched": "uri:ad*/*"}]}
+            """)
+
+        let result = try await BlockingWork.airlab(["group", "simulate", file.path])
+
+        #expect(result.status == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("refused: Participant 'D' has a primary length of 16 s"), "\(result.stderr)")
+        #expect(result.stderr.contains("the group's 12 s"), "\(result.stderr)")
+        #expect(result.stderr.contains("range 'ad-1'"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "no report for a group that could not form")
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Emulation
+import HLS
 
 /// GROUP.json: what it may hold, and the path and reason of every refusal.
 @Suite("Group file decoding")
@@ -33,7 +34,7 @@ struct GroupScenarioTests {
         #expect(scenario.policy == GroupPolicy(waitFor: [.playingInterstitial], participantLimits: [.playingInterstitial: 8], pauseSnapsToOriginator: true))
         #expect(scenario.link == GroupLink(delaySeconds: 0.04, jitterSeconds: 0.01))
         let a = scenario.participants[0]
-        #expect(a.stitched?.ranges == [.init(id: "ad-a1", start: 300, duration: 15)])
+        #expect(a.stitched == .explicit([.init(id: "ad-a1", start: ExactSeconds(wholeSeconds: 300), duration: ExactSeconds(wholeSeconds: 15))]))
         #expect(a.script.steps.map(\.command) == [.seek(to: 300)])
         #expect(a.faults == [.stall(at: 30, seconds: 5), .leave(at: 90)])
         #expect(a.policy == .catchUp)
@@ -52,7 +53,8 @@ struct GroupScenarioTests {
         (#"{"contentID": "x", "link": {"delayMs": 1e300}, "participants": [\#(participant)]}"#, "$.link.delayMs"),
         (#"{"contentID": "x", "participants": [{"name": "A", "profile": "p", "playlist": "a", "adFree": 1}]}"#, "$.participants[0].adFree"),
         (#"{"contentID": "x", "participants": [{"name": "A", "profile": "p", "playlist": "a", "stitched": [{"start": 10}]}]}"#, "$.participants[0].stitched[0].duration"),
-        (#"{"contentID": "x", "participants": [{"name": "A", "profile": "p", "playlist": "a", "stitched": [{"start": 10, "duration": 5}, {"start": 12, "duration": 5}]}]}"#, "$.participants[0].stitched"),
+        (#"{"contentID": "x", "participants": [{"name": "A", "profile": "p", "playlist": "a", "stitched": "pattern:*"}]}"#, "$.participants[0].stitched"),
+        (#"{"contentID": "x", "participants": [{"name": "A", "profile": "p", "playlist": "a", "stitched": [{"start": 10, "duration": 0}]}]}"#, "$.participants[0].stitched[0].duration"),
         (#"{"contentID": "x", "participants": [{"name": "A", "profile": "p", "playlist": "a", "script": ["at x seek 3"]}]}"#, "$.participants[0].script"),
         (#"{"contentID": "x", "participants": [{"name": "A", "profile": "p", "playlist": "a", "faults": ["stall at 3"]}]}"#, "$.participants[0].faults[0]"),
         (#"{"contentID": "x", "participants": [{"name": "A", "profile": "p", "playlist": "a", "faults": ["leave at 1e308"]}]}"#, "$.participants[0].faults[0]"),
