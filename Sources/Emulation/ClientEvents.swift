@@ -48,12 +48,7 @@ public struct ClientEvents: Sendable {
     var overrides: [Override]
 
     public init(parsing data: Data) throws(Failure) {
-        let document: JSONValue
-        do {
-            document = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            throw Failure(path: "$", reason: "is not valid JSON")
-        }
+        guard let document = JSONValue(document: data) else { throw Failure(path: "$", reason: JSONValue.unreadableDocument) }
         try self.init(document)
     }
 

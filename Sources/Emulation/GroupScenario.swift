@@ -45,12 +45,7 @@ public struct GroupScenario: Sendable {
     static let maximumParticipants = 64
 
     public init(parsing data: Data) throws(Failure) {
-        let document: JSONValue
-        do {
-            document = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            throw Failure(path: "$", reason: "is not valid JSON (or holds more than \(JSONValue.maximumValues) values)")
-        }
+        guard let document = JSONValue(document: data) else { throw Failure(path: "$", reason: JSONValue.unreadableDocument) }
         let root = try Members(document, path: "$", allowed: ["contentID", "policy", "link", "participants"])
         contentID = try root.requiredString("contentID")
         policy = try root.object("policy").map(Self.policy) ?? .catchUp

@@ -21,6 +21,17 @@ public indirect enum JSONValue: Codable, Equatable, Sendable {
     public static let maximumValues = 20_000
     public static let maximumDepth = 64
 
+    /// A JSON document's text read as a value; nil when it is not JSON, or holds more than
+    /// `maximumValues` values or `maximumDepth` levels. The one reader of the files airlab takes
+    /// (client events, SDK ad breaks, group files), each of which then checks its own schema.
+    public init?(document data: Data) {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
+        self = value
+    }
+
+    /// The reason `init?(document:)` gives none, for the error that names the file.
+    public static let unreadableDocument = "is not valid JSON (or holds more than \(maximumValues) values or \(maximumDepth) levels)"
+
     /// The values left to the document being decoded; set by the outermost value for its nested ones.
     @TaskLocal private static var budget: DecodingBudget?
 

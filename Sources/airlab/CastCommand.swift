@@ -125,20 +125,29 @@ enum CastCommand {
 
     /// The events file, checked here so that a mistake is reported against the file, not by the receiver.
     static func readEvents(_ path: String?) throws(CommandFailure) -> JSONValue? {
+        try readChecked(path) { data throws(ClientEvents.Failure) in _ = try ClientEvents(parsing: data) }
+    }
+
+    /// The SDK ad breaks file, checked here for the same reason.
+    static func readSDKAds(_ path: String?) throws(CommandFailure) -> JSONValue? {
+        try readChecked(path) { data throws(SDKAdSchedule.Failure) in _ = try SDKAdSchedule(parsing: data) }
+    }
+
+    /// A JSON file the order carries as read, once `check` has accepted it; nil without a path.
+    private static func readChecked<Failure: Error>(
+        _ path: String?, check: (Data) throws(Failure) -> Void
+    ) throws(CommandFailure) -> JSONValue? {
         guard let path else { return nil }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
             throw .other("\(path): cannot be read (no such file or unreadable)")
         }
-        do throws(ClientEvents.Failure) {
-            _ = try ClientEvents(parsing: data)
+        do throws(Failure) {
+            try check(data)
         } catch {
             throw .other("\(path): \(error)")
         }
-        // Valid events are valid JSON: the document is sent as read.
-        return try? JSONDecoder().decode(JSONValue.self, from: data)
+        // A checked document is valid JSON: the order sends it as read.
+        return JSONValue(document: data)
     }
 
     /// `--sdk-ad-in-pip`, checked; nil for the default (skip), which the order leaves out.
@@ -148,23 +157,6 @@ enum CastCommand {
             throw .usage(UsageError(commandPath: parsed.path, message: "--sdk-ad-in-pip must be skip, defer or attempt, not '\(policy)'"))
         }
         return policy == SDKAdInPictureInPicture.skip.rawValue ? nil : policy
-    }
-
-    /// The SDK ad breaks file, checked here for the same reason.
-    static func readSDKAds(_ path: String?) throws(CommandFailure) -> JSONValue? {
-        guard let path else { return nil }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .other("\(path): cannot be read (no such file or unreadable)")
-        }
-        do throws(SDKAdSchedule.Failure) {
-            _ = try SDKAdSchedule(parsing: data)
-        } catch {
-            throw .other("\(path): \(error)")
-        }
-        return try? JSONDecoder().decode(JSONValue.self, from: data)
     }
 
     static func encode<Value: Encodable>(_ value: Value) -> String {
