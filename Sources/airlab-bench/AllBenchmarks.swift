@@ -1,4 +1,4 @@
 /// Every benchmark `make bench` runs, in order. Add a benchmark here.
 func allBenchmarks() -> [any Benchmark] {
-    [ParseBenchmark(), InspectScaleBenchmark(), ProbeBenchmark(), SimulationBenchmark(), PlaybackInfoBenchmark(), FetchMemoryBenchmark()]
+    [ParseBenchmark(), InspectScaleBenchmark(), ProbeBenchmark(), SimulationBenchmark(), GroupSimulationBenchmark(), PlaybackInfoBenchmark(), FetchMemoryBenchmark()]
 }

@@ -47,6 +47,7 @@ enum Airlabd {
         }
         if options.advertise { fleet.advertise() } else { log.write("mDNS is off (--no-mdns)") }
         DaemonLog.announce(ReadyAnnouncement.ready)
+        MemoryTrim.start()
         log.write("\(await stop.next()): ending sessions and stopping")
         fleet.shutdown()
         return 0
