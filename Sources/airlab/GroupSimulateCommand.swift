@@ -19,7 +19,8 @@ enum GroupSimulateCommand {
             adFree, stitched ranges, a policy of its own, a script ("at 40 seek 300") and faults
             ("stall at 30 for 5", "leave at 90").
             Exit status: 0 when the group played within the limits given, 1 when a participant could not
-            play its cast or a --max-* limit was passed, 2 for usage errors and when GROUP.json, a
+            play its cast, was refused (its primary length is not the group's) or a --max-* limit was
+            passed, 2 for usage errors and when GROUP.json, a
             playlist or a profile cannot be read or a report cannot be written.
             """,
         positionals: [PositionalSpec("GROUP.json", help: "The group file.")],
