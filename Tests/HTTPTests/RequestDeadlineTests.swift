@@ -49,8 +49,10 @@ struct RequestDeadlineTests {
             return (header.count, ContinuousClock.now - started)
         }
 
-        #expect(sentBeforeClose < header.count)
-        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(4), "refused after \(elapsed)")
+        // The rule: closed at the deadline, long before the 25 s the header would take. Not a wall-clock
+        // upper bound, which a loaded machine's scheduler decides (a fresh-clone run saw more than 4 s).
+        #expect(sentBeforeClose < header.count, "refused after \(elapsed)")
+        #expect(elapsed >= .milliseconds(900), "refused after \(elapsed)")
         #expect(fixture.server.statistics.closedPastDeadline == 1)
     }
 
