@@ -18,16 +18,22 @@ let package = Package(
 
         // MARK: - Media
 
-        /// libavformat, libavcodec, libavutil; `shim.h` wraps the macros Swift cannot import.
-        .systemLibrary(
-            name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat libavcodec libavutil",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        /// libavformat, libavcodec, libavutil's headers; `shim.h` wraps the macros Swift cannot import.
+        /// Not linked: COnDemand defines the functions Media calls and loads the libraries on first use.
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        /// FFmpeg's, libcurl's, libmicrohttpd's and libcrypto's functions, forwarded to the libraries it opens the
+        /// first time one is called, so that a process that never demuxes, fetches or serves (`airlab
+        /// --help`, `playlist inspect` of a file) never loads them and the libraries they bring.
+        .target(name: "COnDemand"),
         /// What probing learns and how it is compared and reported: media parameters, codec strings,
         /// dynamic range, comparisons, probe errors. Values only, no FFmpeg, so Emulation can use them.
         .target(name: "MediaValues"),
-        /// Demuxing media bytes with FFmpeg's libraries (avio over memory only: FFmpeg opens no URL),
-        /// and the probe cache.
-        .target(name: "Media", dependencies: ["MediaValues", "CFFmpeg"]),
+        /// Demuxing media bytes with FFmpeg's libraries (avio over memory only: FFmpeg opens no URL):
+        /// probing, per-segment analysis (packets only, no decoding), and the probe cache.
+        .target(name: "Media", dependencies: ["MediaValues", "CFFmpeg", "COnDemand"]),
+        /// The per-segment checks of `airlab validate`: surveyed segments (their facts and fetch
+        /// outcomes) to diagnostics with stable codes. Pure.
+        .target(name: "Conformance", dependencies: ["HLS", "MediaValues"]),
 
         // MARK: - Emulation
 
@@ -40,8 +46,9 @@ let package = Package(
 
         /// Reads every byte airlab reads (playlists, asset lists, segments, init sections) from files and
         /// http(s) URLs under one location rule, with size caps, timeouts, bounded redirects and byte
-        /// ranges, and resolves interstitial durations from their assets.
-        .target(name: "Loading", dependencies: ["HLS"]),
+        /// ranges, and resolves interstitial durations from their assets. Its http(s) reads go through
+        /// Transport, the one HTTP client.
+        .target(name: "Loading", dependencies: ["HLS", "Transport"]),
         /// Preparing a cast: reads the playlist and its assets, decides what to probe and probes it
         /// (through Loading and Media), plans one receiver's playback.
         .target(name: "Casting", dependencies: ["HLS", "Loading", "Media", "MediaValues", "Emulation"]),
@@ -50,7 +57,7 @@ let package = Package(
         /// events for /reverse and /events, and the routes. No I/O.
         .target(name: "SenderProtocol", dependencies: ["Emulation", "HLS"]),
         /// Views of session reports: text, JSON, JUnit XML, and HTML with SVG timelines.
-        .target(name: "Reports", dependencies: ["Emulation", "HLS"]),
+        .target(name: "Reports", dependencies: ["Conformance", "Emulation", "HLS", "MediaValues"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
         .target(name: "Inspection", dependencies: ["HLS", "Loading"]),
 
@@ -66,13 +73,23 @@ let package = Package(
         // MARK: - HTTP
 
         /// libmicrohttpd; `shim.h` wraps its variadic calls and expression macros.
-        .systemLibrary(
-            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"])]),
-        /// OpenSSL's libcrypto, for the MD5 of HTTP Digest on the client side; imported by HTTP only.
-        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        /// Not linked: COnDemand defines the functions HTTP calls and loads the library on first use.
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        /// OpenSSL's libcrypto's headers, for the MD5 of HTTP Digest on the client side; imported by HTTP only.
+        /// Not linked: COnDemand defines the two functions HTTP calls and loads libcrypto on first use.
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
         /// The HTTP server the receiver speaks through: keep-alive, limits, timeouts, upgrades, SSE.
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CCrypto"]),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CCrypto", "COnDemand"]),
+        /// The test origin: a folder served with injected faults (statuses, holds, pacing, stalls, cut and
+        /// mislabelled bodies, redirects) from a validated plan, and its request log with timings.
+        .target(name: "Origin", dependencies: ["HTTP", "HLS"]),
+        /// libcurl's headers; `shim.h` wraps its variadic option and info calls and its expression macros.
+        /// Not linked: COnDemand defines the functions Transport calls and loads libcurl on first use.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        /// HTTP transfers on libcurl's multi interface, on one thread: monotonic timings, connection reuse,
+        /// timeouts, and pacing by each client's own token bucket, origin-limited time kept apart from
+        /// receiver-limited time.
+        .target(name: "Transport", dependencies: ["CCurl", "COnDemand"]),
 
         // MARK: - Processes
 
@@ -83,7 +100,7 @@ let package = Package(
 
         /// One or many emulated receivers: sessions on the shared driver's scaled real clock (one per
         /// fleet), the sender protocol's routes, events, stored reports, metrics.
-        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "Emulation", "HLS", "Reports"]),
+        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "Emulation", "HLS", "Reports", "Transport"]),
 
         // MARK: - The sender side
 
@@ -94,18 +111,24 @@ let package = Package(
         // MARK: - Executables
 
         .executableTarget(
-            name: "airlab", dependencies: ["Arguments", "HLS", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Reports", "Emulation", "Lab", "SenderProtocol"]),
+            name: "airlab",
+            dependencies: [
+                "Arguments", "HLS", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Conformance", "Reports", "Emulation", "Lab",
+                "SenderProtocol", "Origin",
+            ]),
         /// The receiver daemon: arguments, signals, the fleet. Thin.
         .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Loading", "Casting", "Emulation", "Media", "HTTP"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
-        .executableTarget(name: "airlab-bench", dependencies: ["ChildProcess", "HLS", "Media", "MediaValues", "Casting", "Emulation"]),
+        .executableTarget(
+            name: "airlab-bench",
+            dependencies: ["ChildProcess", "HLS", "Media", "MediaValues", "Casting", "Conformance", "Emulation", "Origin", "Transport"]),
 
         // MARK: - Fuzzing
 
         /// Runs a fuzz target's entry point over files when it is built without `-D FUZZING`.
         .target(name: "FuzzReplay", path: "Fuzz/FuzzReplay"),
         /// libFuzzer targets, one per input surface (`make fuzz`); each is also a replay program.
-        .executableTarget(name: "fuzz-playlist", dependencies: ["FuzzReplay", "HLS", "Inspection"], path: "Fuzz/PlaylistFuzz"),
+        .executableTarget(name: "fuzz-playlist", dependencies: ["FuzzReplay", "HLS", "Inspection", "Origin"], path: "Fuzz/PlaylistFuzz"),
         .executableTarget(
             name: "fuzz-asset-list", dependencies: ["FuzzReplay", "HLS", "Inspection", "Loading"], path: "Fuzz/AssetListFuzz"),
         .executableTarget(name: "fuzz-play-request", dependencies: ["FuzzReplay", "SenderProtocol"], path: "Fuzz/PlayRequestFuzz"),
@@ -115,19 +138,29 @@ let package = Package(
             name: "fuzz-property-list", dependencies: ["FuzzReplay", "Emulation", "SenderProtocol"], path: "Fuzz/PropertyListFuzz"),
         .executableTarget(name: "fuzz-request-head", dependencies: ["FuzzReplay", "HTTP", "SenderProtocol"], path: "Fuzz/RequestHeadFuzz"),
         .executableTarget(name: "fuzz-segment-probe", dependencies: ["FuzzReplay", "Media", "MediaValues"], path: "Fuzz/SegmentProbeFuzz"),
+        .executableTarget(
+            name: "fuzz-segment-analysis", dependencies: ["FuzzReplay", "Conformance", "Media", "MediaValues"], path: "Fuzz/SegmentAnalysisFuzz"),
+        .executableTarget(
+            name: "fuzz-group-scenario", dependencies: ["FuzzReplay", "Emulation", "HLS"], path: "Fuzz/GroupScenarioFuzz"),
+        .executableTarget(name: "fuzz-fetch-trace", dependencies: ["FuzzReplay", "Emulation", "HLS"], path: "Fuzz/FetchTraceFuzz"),
+        .executableTarget(name: "fuzz-fault-plan", dependencies: ["FuzzReplay", "Origin"], path: "Fuzz/FaultPlanFuzz"),
+        .executableTarget(name: "fuzz-fleet-file", dependencies: ["FuzzReplay", "Receiver", "Emulation"], path: "Fuzz/FleetFileFuzz"),
+        .executableTarget(name: "fuzz-receiver-list", dependencies: ["FuzzReplay", "Lab"], path: "Fuzz/ReceiverListFuzz"),
 
         // MARK: - Tests
 
         .target(name: "TestSupport", dependencies: ["ChildProcess"], path: "Tests/TestSupport", resources: [.copy("Resources")]),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
+        .testTarget(name: "InspectionTests", dependencies: ["Inspection", "HLS"]),
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
         .testTarget(name: "EmulationTests", dependencies: ["Emulation", "HLS", "MediaValues"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Casting", "Emulation"]),
         .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "Emulation", "HLS"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "Emulation", "HLS", "Loading", "Media", "MediaValues", "TestSupport"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "MediaValues", "Casting", "TestSupport", "airlab"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "Casting", "HLS", "MediaValues", "Media", "TestSupport"]),
+        .testTarget(name: "MediaTests", dependencies: ["Media", "MediaValues", "COnDemand", "Casting", "TestSupport", "airlab"]),
         /// Runs a publisher in a process of its own, for the mDNS tests that need a fresh process.
         .executableTarget(name: "airlab-mdns-probe", dependencies: ["Discovery"], path: "Tests/MDNSProbe"),
         /// Also runs the real `airlab` and `airlabd` in a network namespace, so it needs both built.
@@ -137,12 +170,21 @@ let package = Package(
             name: "FuzzTests",
             dependencies: [
                 "TestSupport", "fuzz-playlist", "fuzz-asset-list", "fuzz-play-request", "fuzz-set-property", "fuzz-property-list",
-                "fuzz-request-head", "fuzz-segment-probe",
+                "fuzz-request-head", "fuzz-segment-probe", "fuzz-segment-analysis", "fuzz-group-scenario", "fuzz-fetch-trace", "fuzz-fault-plan",
+                "fuzz-fleet-file", "fuzz-receiver-list",
             ]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
-        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "Emulation", "TestSupport", "airlab", "airlabd"]),
-        /// Checks the units in systemd/ with systemd-analyze and against the rules they must keep.
-        .testTarget(name: "SystemdUnitTests", dependencies: ["TestSupport"]),
+        /// The test origin's plan, delivery and log, and its faults seen by a real client (Transport).
+        .testTarget(name: "OriginTests", dependencies: ["Origin", "HLS", "Transport", "TestSupport"]),
+        /// The token bucket and the time ledger, and paced transfers against the test origin.
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "Origin", "Emulation", "TestSupport"]),
+        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "Emulation", "HLS", "Origin", "TestSupport", "airlab", "airlabd"]),
+        /// Checks the units in deploy/systemd/ with systemd-analyze, against the rules they must keep and
+        /// against the options the built airlabd takes.
+        .testTarget(name: "SystemdUnitTests", dependencies: ["TestSupport", "airlabd"]),
+        /// What ships besides the binaries, checked against the built binaries: completions, manual pages,
+        /// the Debian package (built, unpacked and run), and the deploy/ files.
+        .testTarget(name: "PackagingTests", dependencies: ["TestSupport", "airlab", "airlabd"]),
         /// The sender side against fake receivers and against the real daemon, and the sender's commands.
         .testTarget(
             name: "LabTests",

@@ -1,9 +1,11 @@
 import FuzzReplay
 import HLS
 import Inspection
+import Origin
 
 /// Any bytes as a playlist: parsed, its interstitials read and scheduled, and the whole report
-/// rendered as text and as JSON, as `airlab playlist inspect` does with what a server sends.
+/// rendered as text and as JSON, as `airlab playlist inspect` does with what a server sends, and
+/// served as a live window, as `airlab origin --live` does with a folder's VOD.
 func playlistFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let parsed = PlaylistParser.parse(UnsafeBufferPointer(start: data, count: size))
     let report = InspectionReport(playlist: "fuzz.m3u8", parsed: parsed)
@@ -14,6 +16,9 @@ func playlistFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let (events, _) = media.interstitialEvents()
         _ = InterstitialSchedule.build(
             events: events, timeline: PrimaryTimeline(media), isLive: media.isLive, startPosition: media.duration / 2)
+        // `airlab origin --live` serves whatever VOD a folder holds as a window of itself.
+        let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+        _ = LivePackager.text(of: text, at: media.duration / 3, segments: 3)
     }
     return 0
 }

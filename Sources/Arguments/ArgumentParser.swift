@@ -1,7 +1,10 @@
-/// The outcome of parsing: a command to run, or help to print.
+/// The outcome of parsing: a command to run, help to print, or what the root prints about the
+/// executable itself (its version, a completion script, its manual page). Both kinds of text are
+/// printed as they are, with exit status 0.
 public enum ParseOutcome: Sendable {
     case run(ParsedCommand)
     case help(path: [String], text: String)
+    case output(String)
 }
 
 /// Parses command lines against a `CommandSpec` tree.
@@ -9,8 +12,12 @@ public enum ArgumentParser {
     /// Parses `arguments` (without the executable name).
     ///
     /// `-h`/`--help` anywhere yields the help of the deepest command named so far. A command with
-    /// subcommands that is given none yields its help too, since it cannot run on its own.
+    /// subcommands that is given none yields its help too, since it cannot run on its own. The root's
+    /// own requests (`--version`, the generators) are read before any command (see `RootRequest`).
     public static func parse(_ arguments: [String], root: CommandSpec) throws(UsageError) -> ParseOutcome {
+        if let text = try RootRequest.text(for: arguments[...], root: root) {
+            return .output(text)
+        }
         var spec = root
         var path: [String] = []
         var remaining = arguments[...]

@@ -8,6 +8,9 @@ public struct CommandSpec: Sendable {
     public var positionals: [PositionalSpec]
     public var options: [OptionSpec]
     public var subcommands: [CommandSpec]
+    /// The executable's version, on a root command only: it makes `--version` print it, and the
+    /// manual page carries it.
+    public var version: String?
 
     public init(
         name: String,
@@ -15,7 +18,8 @@ public struct CommandSpec: Sendable {
         discussion: String? = nil,
         positionals: [PositionalSpec] = [],
         options: [OptionSpec] = [],
-        subcommands: [CommandSpec] = []
+        subcommands: [CommandSpec] = [],
+        version: String? = nil
     ) {
         self.name = name
         self.abstract = abstract
@@ -23,6 +27,7 @@ public struct CommandSpec: Sendable {
         self.positionals = positionals
         self.options = options
         self.subcommands = subcommands
+        self.version = version
     }
 
     func subcommand(named name: String) -> CommandSpec? {
@@ -68,4 +73,15 @@ public struct OptionSpec: Sendable {
     }
 
     var isFlag: Bool { valueName == nil }
+
+    /// The literal values a placeholder such as `text|json` lists, which completions offer; empty for a
+    /// placeholder of upper-case words such as `NAME|FILE` or `SECONDS`, which stand for anything.
+    public var choices: [String] {
+        guard let valueName, valueName.contains("|") else { return [] }
+        let words = valueName.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        let literal = words.allSatisfy { word in
+            !word.isEmpty && word.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+        }
+        return literal ? words : []
+    }
 }

@@ -19,16 +19,11 @@ public enum HelpFormatter {
             lines.append("ARGUMENTS:")
             lines.append(contentsOf: table(spec.positionals.map { ($0.name, $0.help) }))
         }
-        let options = spec.options.map { option -> (String, String) in
-            let label = option.valueName.map { "--\(option.name) \($0)" } ?? "--\(option.name)"
-            var help = option.help
-            if let defaultValue = option.defaultValue { help += " (default: \(defaultValue))" }
-            if option.isRepeatable { help += " (repeatable)" }
-            return (label, help)
-        }
+        let builtIn = NamedCommand(path: path, spec: spec).builtInOptions.map { ($0.name == "help" ? "-h, --help" : label($0), $0.help) }
+        let options = spec.options.map { (label($0), describe($0)) } + builtIn
         lines.append("")
         lines.append("OPTIONS:")
-        lines.append(contentsOf: table(options + [("-h, --help", "Show this help.")]))
+        lines.append(contentsOf: table(options))
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -38,13 +33,25 @@ public enum HelpFormatter {
             parts.append("COMMAND")
         }
         for option in spec.options {
-            let text = option.valueName.map { "--\(option.name) \($0)" } ?? "--\(option.name)"
-            parts.append("[\(text)]")
+            parts.append("[\(label(option))]")
         }
         for positional in spec.positionals {
             parts.append(positional.isOptional ? "[\(positional.name)]" : positional.name)
         }
         return parts.joined(separator: " ")
+    }
+
+    /// `--timeout SECONDS`, or `--json` for a flag.
+    static func label(_ option: OptionSpec) -> String {
+        option.valueName.map { "--\(option.name) \($0)" } ?? "--\(option.name)"
+    }
+
+    /// The option's help with its default and whether it repeats, as help and manual pages show it.
+    static func describe(_ option: OptionSpec) -> String {
+        var help = option.help
+        if let defaultValue = option.defaultValue { help += " (default: \(defaultValue))" }
+        if option.isRepeatable { help += " (repeatable)" }
+        return help
     }
 
     private static func table(_ rows: [(String, String)]) -> [String] {

@@ -13,6 +13,7 @@
 #include <libavutil/error.h>
 #include <libavutil/pixdesc.h>
 #include <libavutil/dict.h>
+#include <libavutil/crc.h>
 
 static inline int CFFmpeg_AVERROR(int posixError) { return AVERROR(posixError); }
 static inline int CFFmpeg_AVERROR_EOF(void) { return AVERROR_EOF; }

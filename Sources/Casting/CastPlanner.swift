@@ -16,6 +16,9 @@ public struct CastPlan: Sendable {
     public var primary: MediaParameters
     public var schedule: InterstitialSchedule
     public var diagnostics: [Diagnostic]
+    /// What fetching its segments beforehand measured, by absolute URL (`--media verify`); empty
+    /// otherwise, when sizes are estimated from the bandwidth the playlists declare.
+    public var measuredSegments: [String: SegmentNetworkModel.Measured] = [:]
 }
 
 /// Prepares casts: reads the playlist and what its interstitials point at, probes the media, and
@@ -25,6 +28,11 @@ public struct CastPlan: Sendable {
 public struct CastPlanner: Sendable {
     public var loader: ResourceLoader
     public var prober: any MediaProbing
+    /// `probe` plans on the latency model alone; `verify` and `realtime` also give the plan its
+    /// segments and the profile's buffer model, so that the engine fetches them.
+    public var media = MediaMode.probe
+    /// Where `verify` gets its measurements; one per planner, so a fleet surveys each stream once.
+    public var measurements = SegmentMeasurements()
 
     public init(loader: ResourceLoader = ResourceLoader(), prober: any MediaProbing = ProbeCache()) {
         self.loader = loader
@@ -156,6 +164,7 @@ public struct CastPlanner: Sendable {
     public func plan(_ cast: PreparedCast, profile: ReceiverProfile, seed: UInt64) async throws(CastError) -> CastPlan {
         var diagnostics = cast.diagnostics
         var media = cast.media
+        var mediaLocation = cast.mediaLocation
         var selection: VariantSelection?
         var primary: MediaParameters
         var bitsPerSecond: Double?
@@ -174,6 +183,7 @@ public struct CastPlanner: Sendable {
             if chosen.index != 0 && !cast.media.isLive {
                 let variant = try await loadVariant(chosen.variant, of: cast.location, request: cast.request)
                 media = variant.media
+                mediaLocation = variant.location
                 diagnostics += variant.diagnostics
             }
             primary = try await probe(primaryRequest(cast, input: input, variant: chosen.index), as: cast.request.playlist)
@@ -256,9 +266,78 @@ public struct CastPlanner: Sendable {
                 primaryDuration: media.duration, isLive: media.isLive, startPosition: startPosition ?? 0,
                 transition: { model.transition($0, from: primary, to: primary, bitsPerSecond: bitsPerSecond) }))
         }
+        var measured: [String: SegmentNetworkModel.Measured] = [:]
+        if self.media.fetchesSegments {
+            if self.media == .verify { measured = await measurements.measure(cast, for: profile) }
+            plan = await withSegments(
+                plan, cast: cast, media: media, at: mediaLocation, profile: profile, bitsPerSecond: bitsPerSecond, measured: measured)
+            if let selection, let multivariant = cast.multivariant, !media.isLive {
+                plan.primaryFallbacks = await fallbacks(
+                    below: selection, in: multivariant, cast: cast, planning: SegmentPlanning(loader: loader, profile: profile, measuredBytes: [:]),
+                    profile: profile)
+            }
+        }
         return CastPlan(
             profile: profile, seed: seed, plan: plan, startPosition: startPosition,
-            variant: selection, primary: primary, schedule: schedule, diagnostics: diagnostics)
+            variant: selection, primary: primary, schedule: schedule, diagnostics: diagnostics, measuredSegments: measured)
+    }
+
+    /// The plan with its segments and the profile's buffer model. Priming then comes from fetching
+    /// what each switch needs (the stalls and startup the fetches cause), so the latency model's
+    /// priming cost is taken out of every transition rather than counted twice.
+    private func withSegments(
+        _ plan: PlaybackPlan, cast: PreparedCast, media: MediaPlaylist, at location: ResourceLocation, profile: ReceiverProfile, bitsPerSecond: Double?,
+        measured: [String: SegmentNetworkModel.Measured]
+    ) async -> PlaybackPlan {
+        let planning = SegmentPlanning(loader: loader, profile: profile, measuredBytes: measured.mapValues(\.bytes))
+        var plan = plan
+        plan.buffering = profile.bufferModel
+        plan.primarySegments = planning.segments(of: media, at: location, bitsPerSecond: bitsPerSecond)
+        plan.startup.priming = nil
+        var known: [String: SegmentList] = [:]
+        plan = await plan.mappingAssets { eventID, index, asset in
+            asset.transitionFromPrevious.priming = nil
+            guard asset.failure == nil, let resolved = cast.resolution.assets[eventID], resolved.indices.contains(index) else { return }
+            let uri = resolved[index].uri
+            if known[uri] == nil { known[uri] = await planning.segments(of: resolved[index]) }
+            asset.segments = known[uri]!
+        } events: { event in
+            event.transitionIn.priming = nil
+            event.transitionOut.priming = nil
+        }
+        return plan
+    }
+
+    /// At most this many lower variants are read for a receiver to fall back on: each is a playlist to
+    /// load per cast, and a ladder's lowest rungs are what an emergency needs.
+    static let maximumFallbacks = 3
+
+    /// The variants below the chosen one that the profile decodes, highest first, with their segments
+    /// (sizes from BANDWIDTH): where the engine goes when the chosen variant does not arrive in time
+    /// or cannot be fetched. One that cannot be read is left out.
+    private func fallbacks(
+        below selection: VariantSelection, in multivariant: MultivariantPlaylist, cast: PreparedCast, planning: SegmentPlanning,
+        profile: ReceiverProfile
+    ) async -> [PlannedVariant] {
+        guard profile.video != nil, let chosen = selection.variant.bandwidth else { return [] }
+        let groups = multivariant.renditionGroups
+        let lower = multivariant.variants.enumerated()
+            .filter { ($0.element.bandwidth ?? Int.max) < chosen && profile.rejection(of: $0.element, in: multivariant, groups: groups) == nil }
+            .sorted { ($0.element.bandwidth ?? 0) > ($1.element.bandwidth ?? 0) }
+        var ladder: [PlannedVariant] = []
+        for (index, variant) in lower.prefix(Self.maximumFallbacks) {
+            let media: MediaPlaylist
+            let location: ResourceLocation
+            if index == 0 {
+                (media, location) = (cast.media, cast.mediaLocation)
+            } else {
+                guard let loaded = try? await loadVariant(variant, of: cast.location, request: cast.request) else { continue }
+                (media, location) = (loaded.media, loaded.location)
+            }
+            let rate = Double(variant.bandwidth ?? 0)
+            ladder.append(PlannedVariant(uri: location.url.absoluteString, bitsPerSecond: rate, segments: planning.segments(of: media, at: location, bitsPerSecond: rate)))
+        }
+        return ladder
     }
 
     /// Where a live stream starts when the sender does not say: three target durations from the end

@@ -52,23 +52,43 @@ public struct GroupCastPlanning: Sendable {
         } catch {
             throw .unplayable(error)
         }
-        let ranges = StitchedRanges(playlist: prepared.media, selector: selector)
-        if let error = ranges.diagnostics.first(where: { $0.severity == .error }) {
-            throw .unreadable(CastError(input: playlist, reason: "participant '\(participant.name)': \(error.message)"))
-        }
-        var plan = cast.plan
-        var ads = participant.adFree ? GroupAdPlan.adFree : GroupAdPlan(interstitials: plan)
-        var stitched: StitchedAds?
-        if selector != nil {
-            let derived = StitchedAds(ranges)
-            plan = derived.playbackPlan(itemDuration: plan.primaryDuration, isLive: plan.isLive, startup: plan.startup)
-            ads = derived.adPlan
-            stitched = derived
+        let grouped: Grouped
+        do throws(CastError) {
+            grouped = try Self.grouped(cast, prepared: prepared, selector: selector, adFree: participant.adFree, name: participant.name)
+        } catch {
+            throw .unreadable(error)
         }
         let member = GroupMember(
-            name: participant.name, profile: profile.name, plan: plan, ads: ads, stitched: stitched,
+            name: participant.name, profile: profile.name, plan: grouped.plan, ads: grouped.ads, stitched: grouped.stitched,
             policy: policy, script: participant.script, faults: participant.faults)
-        return Planned(member: member, ranges: ranges, isLive: plan.isLive)
+        return Planned(member: member, ranges: grouped.ranges, isLive: grouped.plan.isLive)
+    }
+
+    /// A cast as a participant plays it in a group: its plan (with a selector, the stitched ranges are
+    /// its breaks), its ads as the group sees them, and the ranges for the equal-length rule.
+    public struct Grouped: Sendable {
+        public var plan: PlaybackPlan
+        public var ads: GroupAdPlan
+        public var stitched: StitchedAds?
+        public var ranges: StitchedRanges
+    }
+
+    /// How `cast`, planned from `prepared`, takes part in a group: the one place a group simulation
+    /// and a receiver joining a group over `/play` make a participant's plan. A selector's error
+    /// diagnostics refuse it, naming `name`.
+    public static func grouped(
+        _ cast: CastPlan, prepared: PreparedCast, selector: StitchedSelector?, adFree: Bool, name: String
+    ) throws(CastError) -> Grouped {
+        let ranges = StitchedRanges(playlist: prepared.media, selector: adFree ? nil : selector)
+        if let error = ranges.diagnostics.first(where: { $0.severity == .error }) {
+            throw CastError(input: prepared.request.playlist, reason: "participant '\(name)': \(error.message)")
+        }
+        guard !adFree, selector != nil else {
+            return Grouped(plan: cast.plan, ads: adFree ? .adFree : GroupAdPlan(interstitials: cast.plan), ranges: ranges)
+        }
+        let derived = StitchedAds(ranges)
+        let plan = derived.playbackPlan(itemDuration: cast.plan.primaryDuration, isLive: cast.plan.isLive, startup: cast.plan.startup)
+        return Grouped(plan: plan, ads: derived.adPlan, stitched: derived, ranges: ranges)
     }
 
     /// The equal-length rule over a group: every participant's primary (its item minus its stitched

@@ -97,25 +97,35 @@ struct ProbeTarget: Sendable {
 
     /// The first segment that is not a gap, with its init section.
     static func firstSegment(of playlist: MediaPlaylist, at location: ResourceLocation, named name: String) throws(MediaError) -> [Part] {
-        // A byte range without an offset starts where the previous range of the same resource ended.
-        var nextOffset: [String: Int] = [:]
-        for segment in playlist.segments {
-            let range = segment.byteRange.flatMap { ResourceRange(offset: $0.offset ?? nextOffset[segment.uri, default: 0], length: $0.length) }
-            if let range { nextOffset[segment.uri] = range.offset + range.length }
+        for (segment, range) in zip(playlist.segments, byteRanges(of: playlist)) {
             guard !segment.isGap else { continue }
             let referrer = ResourceReferrer.document(location)
             var parts: [Part] = []
-            if let map = segment.map {
-                let mapRange = map.byteRange.flatMap { ResourceRange(offset: $0.offset ?? 0, length: $0.length) }
-                parts.append(Part(location: try resolving(map.uri, against: location), range: mapRange, referrer: referrer, role: "init section"))
-            }
+            if let map = segment.map { parts.append(try initSection(map, at: location)) }
             parts.append(Part(location: try resolving(segment.uri, against: location), range: range, referrer: referrer, role: "segment"))
             return parts
         }
         throw MediaError(input: name, reason: .emptyPlaylist)
     }
 
-    private static func resolving(_ reference: String, against location: ResourceLocation) throws(MediaError) -> ResourceLocation {
+    /// Each segment's byte range, when it has one. A byte range without an offset starts where the
+    /// previous range of the same resource ended.
+    static func byteRanges(of playlist: MediaPlaylist) -> [ResourceRange?] {
+        var nextOffset: [String: Int] = [:]
+        return playlist.segments.map { segment in
+            let range = segment.byteRange.flatMap { ResourceRange(offset: $0.offset ?? nextOffset[segment.uri, default: 0], length: $0.length) }
+            if let range { nextOffset[segment.uri] = range.offset + range.length }
+            return range
+        }
+    }
+
+    /// The init section's location and range, resolved against the playlist.
+    static func initSection(_ map: MediaInitializationSection, at location: ResourceLocation) throws(MediaError) -> Part {
+        let range = map.byteRange.flatMap { ResourceRange(offset: $0.offset ?? 0, length: $0.length) }
+        return Part(location: try resolving(map.uri, against: location), range: range, referrer: .document(location), role: "init section")
+    }
+
+    static func resolving(_ reference: String, against location: ResourceLocation) throws(MediaError) -> ResourceLocation {
         do throws(LoadingError) {
             return try location.resolving(reference)
         } catch {

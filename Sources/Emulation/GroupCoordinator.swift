@@ -45,6 +45,8 @@ public struct GroupCoordinator: Sendable {
         var start: Double
         var primary: Double
         var tallies: [Tally] = []
+        /// The holders at the last tally, in join order; nil when the indices may have moved since.
+        var holding: [(holder: Int, reason: SuspensionReason)]? = []
     }
 
     struct Tally: Sendable {
@@ -109,7 +111,10 @@ public struct GroupCoordinator: Sendable {
 
     mutating func join(_ name: String, policy: GroupPolicy, ads: GroupAdPlan) -> [GroupAction] {
         if let index = index(of: name), participants[index].isActive { return [] }
-        participants.removeAll { $0.name == name }
+        if participants.contains(where: { $0.name == name }) {
+            participants.removeAll { $0.name == name }
+            for other in participants.indices { participants[other].wait?.holding = nil }
+        }
         participants.append(Participant(name: name, policy: policy, ads: ads))
         var actions: [GroupAction] = [.event(.joined(name, at: now))]
         let differing = participants.filter { $0.isActive && $0.policy != participants[0].policy }.map(\.name)
@@ -211,27 +216,52 @@ public struct GroupCoordinator: Sendable {
 
     // MARK: - Holding
 
-    /// For each follower, the holders it waits on (with the reason), in join order.
-    func holders() -> [String: [(holder: Int, reason: SuspensionReason)]] {
-        let size = participants.count { $0.isActive }
-        var result: [String: [(holder: Int, reason: SuspensionReason)]] = [:]
-        for follower in participants where follower.isFollowing {
-            var list: [(holder: Int, reason: SuspensionReason)] = []
-            for (index, other) in participants.enumerated() where other.isActive && other.name != follower.name {
-                if let suspension = other.suspensions.first(where: { follower.policy.waits(for: $0.reason, groupSize: size) }) {
-                    list.append((index, suspension.reason))
+    /// For each participant (by index), the holders it waits on with the reason, in join order;
+    /// empty for one that does not follow.
+    ///
+    /// Whom a follower waits on depends only on its policy, so the holders are found once per policy
+    /// in the group (usually one), and followers of one policy share the list: a reconcile costs the
+    /// group's size, not its square.
+    func holders() -> [[(holder: Int, reason: SuspensionReason)]] {
+        // Read in place, field by field: through the array's subscript a look may copy the whole
+        // participant, and this runs for every input.
+        participants.withUnsafeBufferPointer { participants in
+            let follow = participants.map { $0.follow }
+            let size = follow.count { $0 != .left }
+            var byPolicy: [(policy: GroupPolicy, holders: [(holder: Int, reason: SuspensionReason)])] = []
+            var result = [[(holder: Int, reason: SuspensionReason)]](repeating: [], count: participants.count)
+            for follower in participants.indices where follow[follower] == .following || follow[follower] == .waiting {
+                var all: [(holder: Int, reason: SuspensionReason)]
+                if let known = byPolicy.first(where: { $0.policy == participants[follower].policy }) {
+                    all = known.holders
+                } else {
+                    let policy = participants[follower].policy
+                    all = []
+                    for index in participants.indices where follow[index] != .left && !participants[index].suspensions.isEmpty {
+                        if let suspension = participants[index].suspensions.first(where: { policy.waits(for: $0.reason, groupSize: size) }) {
+                            all.append((index, suspension.reason))
+                        }
+                    }
+                    byPolicy.append((policy, all))
                 }
+                // A follower holds nothing (a suspension makes it suspended), so it is rarely on its own list.
+                if !participants[follower].suspensions.isEmpty { all.removeAll { $0.holder == follower } }
+                result[follower] = all
             }
-            if !list.isEmpty { result[follower.name] = list }
+            return result
         }
-        return result
+    }
+
+    /// A participant's follow state, read in place (see `holders()`).
+    func followState(of index: Int) -> FollowState {
+        participants.withUnsafeBufferPointer { $0[index].follow }
     }
 
     /// Holds or releases the timeline after anything changed, and keeps the waits' tallies.
     mutating func reconcile() -> [GroupAction] {
         let waitsOn = holders()
         var actions: [GroupAction] = []
-        if waitsOn.isEmpty {
+        if waitsOn.allSatisfy(\.isEmpty) {
             guard let held = hold else { return [] }
             hold = nil
             timeline = GroupTimeline(anchorTime: now, anchorPrimary: held.primary, rate: desiredRate)
@@ -244,7 +274,7 @@ public struct GroupCoordinator: Sendable {
             return actions
         }
         if hold == nil {
-            let holding = Set(waitsOn.values.flatMap { $0.map(\.holder) })
+            let holding = Set(waitsOn.flatMap { $0.map(\.holder) })
             let first = holding.flatMap { index in participants[index].suspensions.map { (index, $0) } }
                 .min { ($0.1.since, $0.0) < ($1.1.since, $1.0) }!
             hold = Hold(primary: first.1.primary, since: now)
@@ -253,9 +283,9 @@ public struct GroupCoordinator: Sendable {
             actions += [.event(.held(at: now, primary: first.1.primary, holders: names)), .event(.timelineChanged(timeline, at: now))]
         }
         let held = hold!
-        for index in participants.indices where participants[index].isFollowing {
-            let current = waitsOn[participants[index].name] ?? []
-            if participants[index].follow == .waiting && current.isEmpty {
+        for index in participants.indices where followState(of: index) == .following || followState(of: index) == .waiting {
+            let current = waitsOn[index]
+            if followState(of: index) == .waiting && current.isEmpty {
                 // Its holders are gone but others still hold: it waits on nobody, so it goes on.
                 actions += closeWait(of: index)
                 actions += setFollow(.following, of: index)
@@ -263,7 +293,7 @@ public struct GroupCoordinator: Sendable {
                 continue
             }
             guard !current.isEmpty else { continue }
-            if participants[index].follow == .following {
+            if followState(of: index) == .following {
                 participants[index].wait = OpenWait(start: now, primary: held.primary)
                 actions += setFollow(.waiting, of: index)
                 let ends = current.map { participants[$0.holder].suspensions.map(\.expectedEnd) }.joined()
@@ -277,21 +307,48 @@ public struct GroupCoordinator: Sendable {
     }
 
     /// Starts the tallies of holders that began holding `index`'s wait and stops those that let go.
+    ///
+    /// Only the holders that changed since the last tally are looked at (the lists are in join order,
+    /// so one pass compares them): a reconcile costs each waiter its holders, not their square.
     mutating func tally(_ index: Int, holders current: [(holder: Int, reason: SuspensionReason)]) {
         guard var wait = participants[index].wait else { return }
-        let names = current.map { (participants[$0.holder].name, $0.reason) }
-        for (name, reason) in names {
+        // Taken out, so that its arrays are not shared while they change.
+        participants[index].wait = nil
+        func start(_ holder: Int, _ reason: SuspensionReason) {
+            let name = participants[holder].name
             if let existing = wait.tallies.firstIndex(where: { $0.holder == name }) {
                 if wait.tallies[existing].since == nil { wait.tallies[existing].since = now }
             } else {
                 wait.tallies.append(Tally(holder: name, reason: reason, since: now, lastEnd: now))
             }
         }
-        for position in wait.tallies.indices where wait.tallies[position].since != nil && !names.contains(where: { $0.0 == wait.tallies[position].holder }) {
-            wait.tallies[position].seconds += now - wait.tallies[position].since!
-            wait.tallies[position].since = nil
-            wait.tallies[position].lastEnd = now
+        func stop(where letsGo: (String) -> Bool) {
+            for position in wait.tallies.indices where wait.tallies[position].since != nil && letsGo(wait.tallies[position].holder) {
+                wait.tallies[position].seconds += now - wait.tallies[position].since!
+                wait.tallies[position].since = nil
+                wait.tallies[position].lastEnd = now
+            }
         }
+        if let previous = wait.holding {
+            var (old, new) = (0, 0)
+            while old < previous.count || new < current.count {
+                if new < current.count, old < previous.count, previous[old].holder == current[new].holder {
+                    (old, new) = (old + 1, new + 1)
+                } else if new < current.count, old >= previous.count || current[new].holder < previous[old].holder {
+                    start(current[new].holder, current[new].reason)
+                    new += 1
+                } else {
+                    let name = participants[previous[old].holder].name
+                    stop { $0 == name }
+                    old += 1
+                }
+            }
+        } else {
+            for (holder, reason) in current { start(holder, reason) }
+            let names = current.map { participants[$0.holder].name }
+            stop { !names.contains($0) }
+        }
+        wait.holding = current
         participants[index].wait = wait
     }
 
@@ -331,7 +388,8 @@ public struct GroupCoordinator: Sendable {
         return [.event(.followStateChanged(participants[index].name, state, at: now))]
     }
 
+    /// By index, so that no participant is copied on the way.
     func index(of name: String) -> Int? {
-        participants.firstIndex { $0.name == name }
+        participants.indices.first { participants[$0].name == name }
     }
 }

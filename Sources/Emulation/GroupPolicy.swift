@@ -38,9 +38,10 @@ public struct GroupPolicy: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        waitFor = Set(try container.decode([SuspensionReason].self, forKey: .waitFor))
-        participantLimits = try container.decode([SuspensionReason: Int].self, forKey: .participantLimits)
-        pauseSnapsToOriginator = try container.decode(Bool.self, forKey: .pauseSnapsToOriginator)
+        // Members left out keep their defaults, so a wire policy says only what it changes.
+        waitFor = Set(try container.decodeIfPresent([SuspensionReason].self, forKey: .waitFor) ?? [])
+        participantLimits = try container.decodeIfPresent([SuspensionReason: Int].self, forKey: .participantLimits) ?? [:]
+        pauseSnapsToOriginator = try container.decodeIfPresent(Bool.self, forKey: .pauseSnapsToOriginator) ?? false
     }
 
     /// `waitFor` in order, so that one run always writes the same report.

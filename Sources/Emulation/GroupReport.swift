@@ -18,6 +18,10 @@ public struct GroupReport: Sendable, Codable, Hashable {
         /// Primary a break moved past while its ad played (live breaks, resume offset > 0).
         public var replacedByAd: Double
         public var catchUpJumps: [Jump]
+        /// Times the coordinator moved it while it followed: the group position corrected for the
+        /// link's delay (a wait reaching it after it played on, a play reaching it late). Catch-up
+        /// jumps are not counted here, nor the seek of a sender's seek intent (the content moved).
+        public var corrections: Int
         public var breaks: [Break]
         public var suspensions: [Suspension]
         public var timeControlStatus: [StatusChange]
@@ -56,6 +60,14 @@ public struct GroupReport: Sendable, Codable, Hashable {
         /// Where primary was left and where it resumed.
         public var primary: Double
         public var resumePrimary: Double?
+
+        public init(reason: SuspensionReason, start: Double, end: Double? = nil, primary: Double, resumePrimary: Double? = nil) {
+            self.reason = reason
+            self.start = start
+            self.end = end
+            self.primary = primary
+            self.resumePrimary = resumePrimary
+        }
     }
 
     /// AVPlayer's `timeControlStatus` and `reasonForWaitingToPlay`, at a group time.
@@ -63,26 +75,11 @@ public struct GroupReport: Sendable, Codable, Hashable {
         public var at: Double
         public var status: String
         public var reason: String?
-    }
 
-    /// e = participant primary − group position, sampled while the participant follows.
-    public struct SyncError: Sendable, Codable, Hashable {
-        public var max: Double
-        public var mean: Double
-        public var p95: Double
-        public var secondsAbove: Double
-        public var tolerance: Double
-        public var samples: Int
-
-        /// Statistics of |e| over samples taken every `interval` seconds.
-        public init(magnitudes: [Double], interval: Double, tolerance: Double) {
-            let sorted = magnitudes.sorted()
-            max = sorted.last ?? 0
-            mean = sorted.isEmpty ? 0 : sorted.reduce(0, +) / Double(sorted.count)
-            p95 = sorted.isEmpty ? 0 : sorted[Swift.min(sorted.count - 1, (sorted.count * 95 + 99) / 100 - 1)]
-            secondsAbove = Double(sorted.count { $0 > tolerance }) * interval
-            self.tolerance = tolerance
-            samples = sorted.count
+        public init(at: Double, status: String, reason: String?) {
+            self.at = at
+            self.status = status
+            self.reason = reason
         }
     }
 

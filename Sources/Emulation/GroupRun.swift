@@ -13,39 +13,31 @@ final class GroupRun: Sendable {
     let driver: SessionDriver
     private let state: Mutex<State>
     private let sessions = Mutex<[DrivenSession]>([])
-
-    /// Positions this close count as equal.
-    static let tolerance = InterstitialSchedule.tolerance
+    /// Each participant's index by name (the first, if names repeat), for the coordinator's commands.
+    private let agentIndex: [String: Int]
 
     /// When a run without `until` stops whatever still plays: a day, or four times the longest
     /// programme, so that no plan can keep the virtual clock going for ever.
-    var horizon: Double {
-        simulation.until ?? max(86_400, 4 * (simulation.members.map(\.plan.primaryDuration).max() ?? 0))
-    }
+    let horizon: Double
 
-    /// What the run knows of one participant, from its side of the link.
+    /// What the run knows of one participant: its side of the group, and what the report needs.
     struct Agent {
         var member: GroupMember
-        var ready = false
-        /// Where primary was left, while an ad plays.
-        var adFrom: Double?
-        /// Where its last break was: moving back there to rejoin the group must not play it again.
-        var lastBreak: Double?
-        var stalled = false
-        var waiting = false
-        /// Back from a suspension and not yet told where the group is: not counted in the sync error,
-        /// since its catch-up jump is reported as such.
-        var rejoining = false
-        var left = false
-        /// The rate the group last asked for.
-        var groupRate = 0.0
+        var follower: GroupFollower
         var sentUp = 0
         var lastUpArrival = 0.0
         var sentDown = 0
         var lastDownArrival = 0.0
         var statuses: [GroupReport.StatusChange] = []
         var suspensions: [GroupReport.Suspension] = []
-        var magnitudes: [Double] = []
+        var sync = GroupSyncTrace()
+
+        init(member: GroupMember) {
+            self.member = member
+            follower = GroupFollower(name: member.name, ads: member.ads, stitched: member.stitched)
+        }
+
+        var left: Bool { follower.left }
     }
 
     struct State {
@@ -70,6 +62,8 @@ final class GroupRun: Sendable {
         self.simulation = simulation
         self.clock = clock
         driver = SessionDriver(clock: clock)
+        horizon = simulation.until ?? max(86_400, 4 * (simulation.members.map(\.plan.primaryDuration).max() ?? 0))
+        agentIndex = Dictionary(simulation.members.enumerated().map { ($0.element.name, $0.offset) }) { first, _ in first }
         state = Mutex(State(coordinator: GroupCoordinator(contentID: simulation.contentID), agents: simulation.members.map { Agent(member: $0) }))
     }
 
@@ -132,41 +126,23 @@ final class GroupRun: Sendable {
         let current = engine(index)
         let operations: [Operation] = state.withLock { state in
             guard !state.agents[index].left, let current else { return [] }
-            var operations: [Operation] = []
-            let name = state.agents[index].member.name
-            if events.contains(where: { $0.kind == .ended }) || !current.isActive {
-                state.agents[index].left = true
-                closeSuspensions(of: index, at: current.now, resume: nil, in: &state)
+            state.agents[index].sync.observe(current, at: current.now)
+            let ended = events.contains { $0.kind == .ended }
+            let reaction = state.agents[index].follower.observe(current, ended: ended, groupNow: current.now)
+            if state.agents[index].left {
+                closeSuspensions(of: index, at: current.now, in: &state)
                 record(index, status: "paused", reason: nil, at: current.now, in: &state)
-                sendUp(.leave(name), from: index, in: &state)
+                send(reaction.inputs, from: index, in: &state)
                 return []
             }
-            if !state.agents[index].ready, current.state != .loading, current.state != .idle {
-                state.agents[index].ready = true
-                if !state.started, state.agents.allSatisfy(\.ready) {
-                    state.started = true
-                    let starter = state.agents.firstIndex { $0.adFrom == nil && !$0.left } ?? 0
-                    sendUp(.intent(from: state.agents[starter].member.name, .rate(1), primary: 0), from: starter, in: &state)
-                }
+            if reaction.becameReady, !state.started, state.agents.allSatisfy(\.follower.ready) {
+                state.started = true
+                let starter = state.agents.firstIndex { $0.follower.adFrom == nil && !$0.left } ?? 0
+                sendUp(.intent(from: state.agents[starter].member.name, .rate(1), primary: 0), from: starter, in: &state)
             }
-            if current.isInBreak, state.agents[index].adFrom == nil {
-                let from = current.position
-                state.agents[index].adFrom = from
-                state.agents[index].lastBreak = from
-                state.agents[index].waiting = false
-                state.agents[index].suspensions.append(.init(reason: .playingInterstitial, start: current.now, primary: from))
-                let expectedEnd = state.agents[index].member.ads.breakAt(from).map { current.now + $0.adSeconds }
-                sendUp(.beginSuspension(name, reason: .playingInterstitial, primary: from, expectedEnd: expectedEnd), from: index, in: &state)
-                // A suspended participant plays its ad whatever the group's rate.
-                if current.rate == 0 { operations.append(.command(index, .setRate(1))) }
-            } else if !current.isInBreak, state.agents[index].adFrom != nil {
-                state.agents[index].adFrom = nil
-                state.agents[index].rejoining = true
-                closeSuspension(of: index, reason: .playingInterstitial, at: current.now, resume: current.position, in: &state)
-                sendUp(.endSuspension(name, reason: .playingInterstitial, resumePrimary: current.position), from: index, in: &state)
-            }
-            recordStatus(index, rate: operations.isEmpty ? current.rate : 1, loading: current.state == .loading, at: current.now, in: &state)
-            return operations
+            send(reaction.inputs, from: index, in: &state)
+            recordStatus(index, rate: reaction.commands.isEmpty ? current.rate : 1, loading: current.state == .loading, at: current.now, in: &state)
+            return reaction.commands.map { .command(index, $0) }
         }
         perform(operations)
     }
@@ -176,44 +152,15 @@ final class GroupRun: Sendable {
         let current = engine(index)
         let operations: [Operation] = state.withLock { state in
             state.inFlight -= 1
-            guard let current, !state.agents[index].left, state.agents[index].adFrom == nil, !state.agents[index].stalled else { return [] }
-            let now = clock.now
-            state.agents[index].rejoining = false
-            var operations: [Operation] = []
-            var rate = current.rate
-            let lastBreak = state.agents[index].lastBreak
-            /// A move the coordinator makes lands just past the break the participant played there, since
-            /// the engine plays a break a seek lands on; a sender's seek plays it again, as the rule says.
-            func move(to target: Double, replaying: Bool = false) {
-                guard abs(current.position - target) > Self.tolerance else { return }
-                var landing = target
-                if !replaying, let lastBreak, abs(target - lastBreak) <= Self.tolerance { landing = lastBreak + 2 * Self.tolerance }
-                if abs(current.position - landing) > Self.tolerance { operations.append(.command(index, .seek(to: landing))) }
+            guard let current else { return [] }
+            let commands = state.agents[index].follower.apply(command, engine: current, groupNow: clock.now)
+            guard !state.agents[index].left, state.agents[index].follower.adFrom == nil, !state.agents[index].follower.stalled else { return [] }
+            let rate = commands.reduce(current.rate) { rate, command in
+                if case .setRate(let wanted) = command { return wanted }
+                return rate
             }
-            func setRate(_ wanted: Double) {
-                if rate != wanted { operations.append(.command(index, .setRate(wanted))) }
-                rate = wanted
-            }
-            switch command {
-            case .seek(let primary, let originator):
-                move(to: primary, replaying: originator != nil)
-            case .play(let newRate, let primary, let at, _):
-                state.agents[index].waiting = false
-                state.agents[index].groupRate = newRate
-                move(to: primary + newRate * (now - at))
-                setRate(newRate)
-            case .pause(let primary, let snap, _):
-                state.agents[index].waiting = false
-                state.agents[index].groupRate = 0
-                setRate(0)
-                if snap { move(to: primary) }
-            case .wait(let primary, _, _, _):
-                state.agents[index].waiting = true
-                setRate(0)
-                move(to: primary)
-            }
-            recordStatus(index, rate: rate, loading: current.state == .loading, at: now, in: &state)
-            return operations
+            recordStatus(index, rate: rate, loading: current.state == .loading, at: clock.now, in: &state)
+            return commands.map { .command(index, $0) }
         }
         perform(operations)
     }
@@ -223,19 +170,13 @@ final class GroupRun: Sendable {
         let operations: [Operation] = state.withLock { state in
             state.pending -= 1
             guard let current, !state.agents[index].left else { return [] }
-            let member = state.agents[index].member
-            let intent: GroupIntent
-            switch command {
-            case .seek(let target): intent = .seek(member.stitched?.primary(ofItem: target) ?? target)
-            case .setRate(let rate): intent = rate > 0 ? .rate(rate) : .pause
-            case .play: intent = .rate(1)
+            switch state.agents[index].follower.senderCommand(command) {
+            case .intent(let intent):
+                sendUp(.intent(from: state.agents[index].member.name, intent, primary: current.position), from: index, in: &state)
+                return []
+            case .local(let command): return [.command(index, command)]
             case .stop: return [.end(index, "the sender stopped")]
-            // Picture in picture is the participant's own: no group event (AVFoundation coordinates
-            // rate and time only).
-            case .setPresentationMode, .setPictureInPicturePossible: return [.command(index, command)]
             }
-            sendUp(.intent(from: member.name, intent, primary: current.position), from: index, in: &state)
-            return []
         }
         perform(operations)
     }
@@ -244,15 +185,14 @@ final class GroupRun: Sendable {
         let current = engine(index)
         let operations: [Operation] = state.withLock { state in
             state.pending -= 1
-            guard let current, !state.agents[index].left, !state.agents[index].stalled else { return [] }
+            guard let current, !state.agents[index].left, !state.agents[index].follower.stalled else { return [] }
             let now = clock.now
-            state.agents[index].stalled = true
-            state.agents[index].suspensions.append(.init(reason: .stallRecovery, start: now, primary: current.position))
-            sendUp(.beginSuspension(state.agents[index].member.name, reason: .stallRecovery, primary: current.position, expectedEnd: now + seconds), from: index, in: &state)
+            let reaction = state.agents[index].follower.beginStall(current, seconds: seconds, groupNow: now)
+            send(reaction.inputs, from: index, in: &state)
             state.pending += 1
             _ = clock.schedule(at: now + seconds) { [weak self] in self?.stallEnded(index) }
             recordStatus(index, rate: 0, loading: false, at: now, in: &state)
-            return current.rate > 0 ? [.command(index, .setRate(0))] : []
+            return reaction.commands.map { .command(index, $0) }
         }
         perform(operations)
     }
@@ -262,13 +202,10 @@ final class GroupRun: Sendable {
         let operations: [Operation] = state.withLock { state in
             state.pending -= 1
             guard let current, !state.agents[index].left else { return [] }
-            state.agents[index].stalled = false
-            state.agents[index].rejoining = true
-            closeSuspension(of: index, reason: .stallRecovery, at: clock.now, resume: current.position, in: &state)
-            sendUp(.endSuspension(state.agents[index].member.name, reason: .stallRecovery, resumePrimary: current.position), from: index, in: &state)
-            let rate = state.agents[index].adFrom != nil ? 1 : state.agents[index].groupRate
-            recordStatus(index, rate: rate, loading: false, at: clock.now, in: &state)
-            return rate > 0 ? [.command(index, .setRate(rate))] : []
+            let reaction = state.agents[index].follower.endStall(current)
+            send(reaction.inputs, from: index, in: &state)
+            recordStatus(index, rate: state.agents[index].follower.rateAfterStall, loading: false, at: clock.now, in: &state)
+            return reaction.commands.map { .command(index, $0) }
         }
         perform(operations)
     }
@@ -294,6 +231,20 @@ final class GroupRun: Sendable {
 
     // MARK: - The link and the coordinator
 
+    /// Sends a follower's inputs up its link, keeping the report's record of its suspensions.
+    private func send(_ inputs: [GroupInput], from index: Int, in state: inout State) {
+        for input in inputs {
+            switch input {
+            case .beginSuspension(_, let reason, let primary, _):
+                state.agents[index].suspensions.append(.init(reason: reason, start: clock.now, primary: primary))
+            case .endSuspension(_, let reason, let resume):
+                closeSuspension(of: index, reason: reason, at: clock.now, resume: resume, in: &state)
+            default: break
+            }
+            sendUp(input, from: index, in: &state)
+        }
+    }
+
     private func sendUp(_ input: GroupInput, from index: Int, in state: inout State) {
         let name = state.agents[index].member.name
         let delay = simulation.link.delay("\(name)->group", index: state.agents[index].sentUp, seed: simulation.seed)
@@ -313,7 +264,7 @@ final class GroupRun: Sendable {
                 case .event(let event):
                     state.events.append((now, event))
                 case .command(let name, let command):
-                    guard let index = state.agents.firstIndex(where: { $0.member.name == name }) else { continue }
+                    guard let index = agentIndex[name] else { continue }
                     let delay = simulation.link.delay("group->\(name)", index: state.agents[index].sentDown, seed: simulation.seed)
                     state.agents[index].sentDown += 1
                     let arrival = max(state.agents[index].lastDownArrival, now + delay)
@@ -325,23 +276,15 @@ final class GroupRun: Sendable {
         }
     }
 
-    // MARK: - Sync error
+    // MARK: - Sync error and the end of the run
 
-    /// Samples |e| of every following participant, then ends the run once nothing is left to happen.
+    /// Ends the run once nothing is left to happen, or at the horizon; looks every `sampleInterval`.
+    ///
+    /// It reads no engine: each participant's trace says whether its engine, as last seen, would do
+    /// anything more on its own, and the sync error is made from the traces when the report is built.
     private func sample(_ tick: Int) {
-        let engines = (0..<simulation.members.count).map(engine)
         let operations: [Operation] = state.withLock { state in
             let now = clock.now
-            if state.started {
-                let group = state.coordinator.timeline.position(at: now)
-                for index in state.agents.indices {
-                    let agent = state.agents[index]
-                    guard let current = engines[index], !agent.left, agent.adFrom == nil, !agent.stalled, !agent.rejoining,
-                        state.coordinator.participant(agent.member.name)?.follow == .following
-                    else { continue }
-                    state.agents[index].magnitudes.append(abs(current.position - group))
-                }
-            }
             if state.agents.allSatisfy(\.left) { return [] }
             if now >= horizon {
                 if simulation.until == nil, !simulation.members.contains(where: \.plan.isLive) {
@@ -350,8 +293,7 @@ final class GroupRun: Sendable {
                 return state.agents.indices.filter { !state.agents[$0].left }.map { .end($0, "the group simulation reached its horizon") }
             }
             // Nothing in flight or due, and every engine paused: nothing will ever move again.
-            let quiet = state.inFlight == 0 && state.pending == 0
-                && engines.allSatisfy { $0.map { !$0.isActive || ($0.rate == 0 && $0.nextDeadline == nil) } ?? true }
+            let quiet = state.inFlight == 0 && state.pending == 0 && state.agents.allSatisfy(\.sync.settled)
             if quiet {
                 return state.agents.indices.filter { !state.agents[$0].left }.map { .end($0, "the group has nothing left to happen") }
             }
@@ -364,23 +306,13 @@ final class GroupRun: Sendable {
     // MARK: - Records
 
     private func recordStatus(_ index: Int, rate: Double, loading: Bool, at time: Double, in state: inout State) {
-        let agent = state.agents[index]
-        let status: (String, String?)
-        if agent.stalled {
-            status = ("waitingToPlayAtSpecifiedRate", "toMinimizeStalls")
-        } else if agent.adFrom != nil {
-            status = ("waitingToPlayAtSpecifiedRate", "interstitialEvent")
-        } else if agent.waiting {
-            status = ("waitingToPlayAtSpecifiedRate", "waitingForCoordinatedPlayback")
-        } else if rate == 0 || loading {
-            status = ("paused", nil)
-        } else {
-            status = ("playing", nil)
-        }
-        record(index, status: status.0, reason: status.1, at: time, in: &state)
+        let status = state.agents[index].follower.timeControlStatus(rate: rate, loading: loading)
+        record(index, status: status.status, reason: status.reason, at: time, in: &state)
     }
 
     private func record(_ index: Int, status: String, reason: String?, at time: Double, in state: inout State) {
+        let agent = state.agents[index]
+        state.agents[index].sync.count(!agent.left && agent.follower.adFrom == nil && !agent.follower.stalled && !agent.follower.rejoining, at: time)
         if let last = state.agents[index].statuses.last, last.status == status, last.reason == reason { return }
         state.agents[index].statuses.append(.init(at: time, status: status, reason: reason))
     }
@@ -391,20 +323,9 @@ final class GroupRun: Sendable {
         state.agents[index].suspensions[open].resumePrimary = resume
     }
 
-    private func closeSuspensions(of index: Int, at time: Double, resume: Double?, in state: inout State) {
+    private func closeSuspensions(of index: Int, at time: Double, in state: inout State) {
         for open in state.agents[index].suspensions.indices where state.agents[index].suspensions[open].end == nil {
             state.agents[index].suspensions[open].end = time
-        }
-    }
-}
-
-extension PlaybackEngine {
-    /// Whether the engine is in a break (switching into, playing, or switching out of it): the time a
-    /// grouped participant holds a `playingInterstitial` suspension.
-    var isInBreak: Bool {
-        switch activity {
-        case .interstitial, .transition: true
-        default: false
         }
     }
 }

@@ -27,6 +27,9 @@ public struct GroupScenario: Sendable {
         public var policy: GroupPolicy?
         public var script: SenderScript
         public var faults: [GroupFault]
+        /// For `lab run --group`: the receiver that plays this participant (HOST:PORT or an mDNS name);
+        /// absent, a local receiver of its profile.
+        public var receiver: String?
     }
 
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -75,7 +78,7 @@ public struct GroupScenario: Sendable {
     }
 
     static func participant(_ value: JSONValue, path: String) throws(Failure) -> Participant {
-        let members = try Members(value, path: path, allowed: ["name", "profile", "playlist", "adFree", "stitched", "policy", "script", "faults"])
+        let members = try Members(value, path: path, allowed: ["name", "profile", "playlist", "adFree", "stitched", "policy", "script", "faults", "receiver"])
         let name = try members.requiredString("name")
         let profile = try members.requiredString("profile")
         let playlist = try members.requiredString("playlist")
@@ -101,7 +104,7 @@ public struct GroupScenario: Sendable {
         }
         return Participant(
             name: name, profile: profile, playlist: playlist, adFree: try members.bool("adFree") ?? false, stitched: stitched,
-            policy: try members.object("policy").map(policy), script: script, faults: faults)
+            policy: try members.object("policy").map(policy), script: script, faults: faults, receiver: try members.string("receiver"))
     }
 
     /// `stall at T for D`, `leave at T`.

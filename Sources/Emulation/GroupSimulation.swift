@@ -49,7 +49,9 @@ public struct GroupSimulation: Sendable {
     public var seed: UInt64
     /// |e| above this counts as out of sync (Jellyfin's 500 ms).
     public var syncTolerance: Double
-    /// How often the sync error is sampled, in group seconds.
+    /// How often, in group seconds, the run looks whether anything is left to happen; it ends at the
+    /// first look after everything has settled. (The sync error is exact, not sampled: see
+    /// `GroupReport.SyncError`.)
     public var sampleInterval: Double
     public var until: Double?
 

@@ -117,6 +117,11 @@ extension PlaybackEngine {
             cursor.startsEvent = true
             cursor.played.insert(index)
             events += skipFailedAssets(&cursor)
+            if cursor.asset >= event.assets.count {
+                // Every asset failed while it was being preloaded: nothing of the event can play.
+                events.append(self.event(.breakSkipped, eventID: event.eventID, reason: "interstitial '\(event.eventID)' is skipped: none of its assets could be fetched"))
+                continue
+            }
             if let join = cursor.joinOffset {
                 cursor.joinOffset = nil
                 joinEvent(&cursor, at: join)
@@ -156,7 +161,7 @@ extension PlaybackEngine {
     /// Moves the cursor past failed assets of the current event, reporting each.
     func skipFailedAssets(_ cursor: inout BreakCursor) -> [PlaybackEvent] {
         var events: [PlaybackEvent] = []
-        while cursor.asset < cursor.event.assets.count, let failure = cursor.currentAsset.failure {
+        while cursor.asset < cursor.event.assets.count, let failure = cursor.currentAsset.failure ?? preloadFailure(of: cursor) {
             events.append(event(.assetSkipped, eventID: cursor.event.eventID, assetIndex: cursor.asset, assetURI: cursor.currentAsset.uri,
                 reason: "asset \(cursor.asset + 1) of '\(cursor.event.eventID)' is skipped: \(failure)"))
             cursor.asset += 1
@@ -194,11 +199,17 @@ extension PlaybackEngine {
     }
 
     mutating func finishAsset(_ finished: BreakCursor) -> [PlaybackEvent] {
-        var cursor = finished
-        let limitReached = cursor.event.playoutLimit.map { cursor.eventElapsed + cursor.offset >= $0 - 1e-9 } ?? false
-        var events = [event(.assetEnded, eventID: cursor.event.eventID, assetIndex: cursor.asset, assetURI: cursor.currentAsset.uri,
-            reason: limitReached ? "X-PLAYOUT-LIMIT reached" : "the asset played to its end")]
+        let limitReached = finished.event.playoutLimit.map { finished.eventElapsed + finished.offset >= $0 - 1e-9 } ?? false
+        let ended = event(.assetEnded, eventID: finished.event.eventID, assetIndex: finished.asset, assetURI: finished.currentAsset.uri,
+            reason: limitReached ? "X-PLAYOUT-LIMIT reached" : "the asset played to its end")
+        return [ended] + moveOn(from: finished, limitReached: limitReached)
+    }
 
+    /// After the cursor's asset is over (played, cut by the playout limit, or failed): the event's next
+    /// asset that can play, else the next event, else primary.
+    mutating func moveOn(from finished: BreakCursor, limitReached: Bool = false) -> [PlaybackEvent] {
+        var cursor = finished
+        var events: [PlaybackEvent] = []
         cursor.eventElapsed += cursor.offset
         cursor.offset = 0
         if !limitReached {

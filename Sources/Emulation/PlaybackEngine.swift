@@ -45,6 +45,8 @@ public struct PlaybackEngine: Sendable {
     var settledSDKBreakIDs: Set<String> = []
     /// SDK ad breaks that fell due in picture in picture and start once it ends, in the order they fell due.
     var deferredSDKBreaks: [DeferredSDKBreak] = []
+    /// The media buffer, when the plan fetches segments (`PlaybackEngine+Buffering.swift`).
+    var buffering: Buffering?
 
     /// Positions this close count as equal: the schedule's tolerance, so that the engine meets a group
     /// where the schedule placed it.
@@ -147,6 +149,7 @@ public struct PlaybackEngine: Sendable {
         self.plan = plan
         self.now = now
         presentation = Presentation(supportsPictureInPicture: plan.supportsPictureInPicture)
+        buffering = plan.buffering.map { Buffering(model: $0) }
     }
 
     // MARK: - What the sender sees
@@ -155,9 +158,9 @@ public struct PlaybackEngine: Sendable {
         switch activity {
         case .idle: .idle
         case .loading: .loading
-        case .primary: rate == 0 ? .paused : .playingPrimary
+        case .primary: rate == 0 ? .paused : isStalled ? .stalled : .playingPrimary
         case .transition: .transitioning
-        case .interstitial: rate == 0 ? .paused : .playingInterstitial
+        case .interstitial: rate == 0 ? .paused : isStalled ? .stalled : .playingInterstitial
         case .ended: .ended
         }
     }
@@ -174,19 +177,34 @@ public struct PlaybackEngine: Sendable {
         }
     }
 
-    /// When something next happens without a command: the end of a switch, a break, an asset, the content.
+    /// True while the playhead waits for media it has not fetched yet.
+    public var isStalled: Bool { buffering?.stall != nil }
+
+    /// When something next happens without a command: the end of a switch, a break, an asset, the
+    /// content, or something the media buffer must do.
     public var nextDeadline: Double? {
+        let buffer = bufferingDeadline
+        guard let activity = activityDeadline else { return buffer }
+        return buffer.map { min($0, activity) } ?? activity
+    }
+
+    /// When what plays next changes on its own.
+    var activityDeadline: Double? {
         switch activity {
         case .idle, .ended:
             return nil
-        case .loading(let until, _):
-            return until
+        case .loading(let until, let start):
+            // The first frame also waits for the startup buffer, when segments are fetched.
+            guard buffering == nil || isReadyToStart(Playhead(key: .primary, list: primaryList, offset: start, advancing: false)) else {
+                return nil
+            }
+            return max(until, now)
         case .transition(let change):
             return change.until
         case .interstitial(let cursor):
-            return rate > 0 ? now + cursor.remaining / rate : nil
+            return rate > 0 && !isStalled ? now + cursor.remaining / rate : nil
         case .primary(let playback):
-            guard rate > 0 else { return nil }
+            guard rate > 0, !isStalled else { return nil }
             if deferredSDKBreakCanStart { return now }
             var target = plan.isLive ? Double.infinity : plan.primaryDuration
             if let next = nextGroup(suppressing: playback.suppressed) { target = min(target, next.position) }
@@ -199,9 +217,18 @@ public struct PlaybackEngine: Sendable {
     /// Moves the clock to `time`, firing everything that falls due on the way, in order.
     public mutating func advance(to time: Double) -> [PlaybackEvent] {
         var events: [PlaybackEvent] = []
-        while let deadline = nextDeadline, deadline <= time {
+        var firedAtThisTime = 0
+        while true {
+            let activityDue = activityDeadline
+            let bufferDue = bufferingDeadline
+            guard let deadline = [activityDue, bufferDue].compactMap({ $0 }).min(), deadline <= time else { break }
+            firedAtThisTime = deadline > now ? 0 : firedAtThisTime + 1
+            // Every step changes the state that made it due; a rule that did not would spin here, so
+            // the clock is let go on rather than wedging the session's driver.
+            if firedAtThisTime > 10_000 { break }
             move(to: deadline)
-            events += fireDeadline()
+            if let activityDue, activityDue <= deadline { events += fireDeadline() }
+            events += reconcileBuffering()
         }
         move(to: max(time, now))
         return events
@@ -224,7 +251,7 @@ public struct PlaybackEngine: Sendable {
         case .setPictureInPicturePossible(let possible):
             events += setPictureInPicturePossible(possible)
         }
-        return events
+        return events + reconcileBuffering()
     }
 
     /// Replaces the plan at `time` (client events changed, a live reload added date ranges) without
@@ -233,7 +260,7 @@ public struct PlaybackEngine: Sendable {
     public mutating func update(plan newPlan: PlaybackPlan, at time: Double) -> [PlaybackEvent] {
         let events = advance(to: time)
         plan = newPlan
-        return events
+        return events + reconcileBuffering()
     }
 
     /// Ends the session for a reason of the receiver's (replaced by a new cast, shutdown).
@@ -458,7 +485,7 @@ public struct PlaybackEngine: Sendable {
     mutating func move(to time: Double) {
         let elapsed = time - now
         now = time
-        guard elapsed > 0, rate > 0 else { return }
+        guard elapsed > 0, rate > 0, !isStalled else { return }
         switch activity {
         case .primary(var playback):
             position += elapsed * rate

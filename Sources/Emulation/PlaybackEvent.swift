@@ -4,6 +4,9 @@ import HLS
 public enum PlaybackState: String, Sendable, Hashable, Codable {
     case idle, loading, playingPrimary = "playing-primary", transitioning, playingInterstitial = "playing-interstitial"
     case paused, ended, failed
+    /// Playing, but the playhead waits for media that has not arrived (AVPlayer's
+    /// `waitingToPlayAtSpecifiedRate`, `toMinimizeStalls`).
+    case stalled
 }
 
 /// A command from the sender, as the engine understands it.
@@ -71,6 +74,15 @@ public struct PlaybackEvent: Sendable, Hashable, Codable {
         case sdkAdDeferred = "sdk-ad-deferred"
         /// An SDK ad break fell due in picture in picture and was not started.
         case sdkAdSkipped = "sdk-ad-skipped"
+        /// The playhead reached the end of what was buffered (`stall` says why).
+        case stallStarted = "stall-started"
+        case stallEnded = "stall-ended"
+        /// A segment fetch failed; the reason says whether it is retried.
+        case segmentFailed = "segment-failed"
+        /// An asset that was playing could not be fetched on; the break goes on without it.
+        case assetFailed = "asset-failed"
+        /// Primary moved to a lower variant (its `assetURI`): its own did not arrive in time, or failed.
+        case variantSwitched = "variant-switched"
     }
 
     /// Seconds on the session's clock.
@@ -91,6 +103,8 @@ public struct PlaybackEvent: Sendable, Hashable, Codable {
     /// The presentation mode: the new one for `presentation-mode-changed`; for the start of an
     /// interstitial, the mode it started in when that is not standard.
     public var mode: PresentationMode?
+    /// Why the playhead stopped, for stall events.
+    public var stall: StallReason?
 
     public init(
         time: Double, kind: Kind, state: PlaybackState, position: Double, rate: Double, eventID: String? = nil, assetIndex: Int? = nil,

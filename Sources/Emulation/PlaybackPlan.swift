@@ -23,6 +23,13 @@ public struct PlaybackPlan: Sendable {
     public var supportsPictureInPicture = true
     /// What the sender's ad SDK does with a break that falls due in picture in picture.
     public var sdkAdInPictureInPicture = SDKAdInPictureInPicture.skip
+    /// The primary rendition's segments, when the receiver fetches them (`--media verify|realtime`).
+    public var primarySegments = SegmentList.empty
+    /// Lower variants of a VOD primary this receiver can decode, highest first: what it switches to
+    /// when its own does not arrive in time or cannot be fetched (`PlaybackEngine+Variants`).
+    public var primaryFallbacks: [PlannedVariant] = []
+    /// How the receiver buffers what it fetches; nil plays on the latency model alone (`--media probe`).
+    public var buffering: BufferModel?
 
     /// A plan of groups the schedule made.
     public init(
@@ -84,6 +91,25 @@ public struct PlaybackPlan: Sendable {
         var copy = self
         copy.midGroups = merged
         copy.groups = (preGroup.map { [$0] } ?? []) + merged + (postGroup.map { [$0] } ?? [])
+        return copy
+    }
+
+    /// This plan with every event and every asset changed, in the groups the playhead reaches and in
+    /// PRE and POST alike; `asset` gets the event's ID and the asset's index in it.
+    public func mappingAssets(
+        _ asset: (String, Int, inout PlannedAsset) async -> Void, events event: (inout PlannedBreak) -> Void
+    ) async -> PlaybackPlan {
+        var copy = self
+        for group in copy.groups.indices {
+            for member in copy.groups[group].members.indices {
+                event(&copy.groups[group].members[member])
+                let id = copy.groups[group].members[member].eventID
+                for index in copy.groups[group].members[member].assets.indices {
+                    await asset(id, index, &copy.groups[group].members[member].assets[index])
+                }
+            }
+        }
+        copy.midGroups = copy.groups.filter { $0.placement == .mid }
         return copy
     }
 
@@ -192,8 +218,11 @@ public struct PlannedAsset: Sendable, Hashable {
     public var failure: String?
     /// From the previous asset of the same event; unused for the first.
     public var transitionFromPrevious: Transition
+    /// The asset's segments, when the receiver fetches them.
+    public var segments: SegmentList
 
-    public init(uri: String, duration: Double, failure: String? = nil, transitionFromPrevious: Transition = .instant) {
+    public init(uri: String, duration: Double, failure: String? = nil, transitionFromPrevious: Transition = .instant, segments: SegmentList = .empty) {
+        self.segments = segments
         self.uri = uri
         self.duration = duration
         self.failure = failure

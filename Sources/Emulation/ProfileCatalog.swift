@@ -16,7 +16,7 @@ public struct ProfileCatalog: Sendable {
     /// Names of the shipped profiles, sorted.
     public var shippedNames: [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return files.filter { $0.hasSuffix(".json") && $0 != "profile.schema.json" }
+        return files.filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }
             .map { String($0.dropLast(5)) }.sorted()
     }
 
@@ -33,10 +33,24 @@ public struct ProfileCatalog: Sendable {
         return try load(directory.appendingPathComponent("\(nameOrPath).json"))
     }
 
+    /// A profile is a few kilobytes; a file far larger, or one that is no regular file (a FIFO,
+    /// `/dev/zero`), is refused before it is read, so a wrong path cannot hang or exhaust airlabd.
+    public static let maximumFileSize = 1 << 20
+
     public func load(_ file: URL) throws(ProfileError) -> ReceiverProfile {
         let data: Data
         do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+            guard attributes[.type] as? FileAttributeType == .typeRegular else {
+                throw ProfileError(file: file.path, path: "$", reason: "is not a regular file")
+            }
+            let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= Self.maximumFileSize else {
+                throw ProfileError(file: file.path, path: "$", reason: "is \(size) bytes; a profile is at most \(Self.maximumFileSize)")
+            }
             data = try Data(contentsOf: file)
+        } catch let error as ProfileError {
+            throw error
         } catch {
             throw ProfileError(file: file.path, path: "$", reason: "cannot be read (\(Self.reason(of: error)))")
         }
@@ -67,12 +81,18 @@ public struct ProfileCatalog: Sendable {
         return profile
     }
 
-    private func schema() throws(ProfileError) -> ProfileSchema {
-        let file = directory.appendingPathComponent("profile.schema.json")
+    private func schema() throws(ProfileError) -> JSONSchema {
+        try shippedSchema("profile.schema.json")
+    }
+
+    /// A schema shipped beside the profiles (`profile.schema.json`, `fleet.schema.json`); a missing or
+    /// broken one is an error naming its file, as an installation that lost it must say.
+    public func shippedSchema(_ fileName: String) throws(ProfileError) -> JSONSchema {
+        let file = directory.appendingPathComponent(fileName)
         guard let data = try? Data(contentsOf: file), let schema = try? JSONDecoder().decode(JSONValue.self, from: data) else {
-            throw ProfileError(file: file.path, path: "$", reason: "the profile schema is missing or not JSON")
+            throw ProfileError(file: file.path, path: "$", reason: "the shipped schema is missing or not JSON")
         }
-        return ProfileSchema(schema)
+        return JSONSchema(schema)
     }
 
     /// Rules the schema cannot express.

@@ -16,8 +16,32 @@ public struct ReceiverProfile: Sendable, Hashable, Codable {
     /// Whether the receiver has picture in picture (AVKit: tvOS 14 and later). Absent means no: no
     /// third-party TV, stick or soundbar is known to offer it to an AirPlay session (assumed).
     public var pictureInPicture: Bool?
+    /// How the player buffers fetched segments; absent means AVPlayer-class numbers, all assumed.
+    public var buffer: Buffering?
 
     public var supportsPictureInPicture: Bool { pictureInPicture ?? false }
+
+    /// The buffer model the engine plays segments by: the profile's numbers, its preload lead.
+    public var bufferModel: BufferModel {
+        var model = buffer.map {
+            BufferModel(
+                family: $0.family, forwardTarget: $0.forwardTarget, startupBuffer: $0.startupBuffer, rebufferResume: $0.rebufferResume,
+                preloadLead: BufferModel.assumedAVPlayer.preloadLead, retry: $0.retry)
+        } ?? .assumedAVPlayer
+        if let lead = switching.preloadLeadSeconds {
+            model.preloadLead = .init(lead, source: "the profile's switching.preloadLeadSeconds")
+        }
+        return model
+    }
+
+    /// A profile's buffer numbers (`buffer` in its JSON), each with its source.
+    public struct Buffering: Sendable, Hashable, Codable {
+        public var family: String
+        public var forwardTarget: BufferModel.Seconds
+        public var startupBuffer: BufferModel.Seconds
+        public var rebufferResume: BufferModel.Seconds
+        public var retry: RetryPolicy
+    }
 
     public struct VideoCapabilities: Sendable, Hashable, Codable {
         public var codecs: [VideoCodecSupport]

@@ -49,6 +49,18 @@ public final class SessionDriver: Sendable {
         /// The final report, once the session has ended.
         var report: SessionReport?
         let outbox: SessionOutbox
+        var fetches: Fetches?
+    }
+
+    /// A session's segment fetches in progress.
+    struct Fetches {
+        let delivery: SegmentDelivery
+        /// Modelled fetches and how they end, by fetch ID.
+        var modelled: [UInt64: FetchOutcome] = [:]
+        /// Real fetches running.
+        var running: [UInt64: Task<Void, Never>] = [:]
+        /// Whether a modelled connection is open yet (the first fetch pays for setting it up).
+        var connected = false
     }
 
     struct Reloads {
@@ -66,7 +78,7 @@ public final class SessionDriver: Sendable {
 
     /// What can fall due, in the order things due at one time fire.
     enum Due {
-        case horizon, step, deadline, reload
+        case horizon, step, deadline, reload, fetch
     }
 
     public init(clock: any PlaybackClock) {
@@ -89,7 +101,8 @@ public final class SessionDriver: Sendable {
             recorder.expect(sdkBreaksOf: setup.plan)
             state.sessions[id] = Running(
                 origin: clock.now, engine: PlaybackEngine(plan: setup.plan, now: 0), recorder: recorder, steps: setup.script.steps[...],
-                horizon: setup.horizon, idleEndReason: setup.idleEndReason, reloads: reloads, outbox: outbox)
+                horizon: setup.horizon, idleEndReason: setup.idleEndReason, reloads: reloads, outbox: outbox,
+                fetches: setup.delivery.map { Fetches(delivery: $0) })
             apply(state.sessions[id]!.engine.handle(.play(from: setup.startPosition), at: 0), to: id, in: &state)
             settle(id, in: &state)
             fireDue(in: &state)
@@ -128,11 +141,13 @@ public final class SessionDriver: Sendable {
         let (result, outboxes): (T?, [SessionOutbox]) = state.withLock { state in
             guard state.sessions[id]?.report == nil else { return (nil, []) }
             fireDue(in: &state)
-            guard let session = state.sessions[id], session.report == nil else {
+            // The time only: a copy of the session kept over `body` would share its recorder's arrays,
+            // and every event `body` records would copy them whole.
+            guard let time = state.sessions[id].flatMap({ $0.report == nil ? sessionTime(of: $0) : nil }) else {
                 reschedule(&state)
                 return (nil, state.takeTouched())
             }
-            let result = body(&state, sessionTime(of: session))
+            let result = body(&state, time)
             settle(id, in: &state)
             reschedule(&state)
             return (result, state.takeTouched())
@@ -144,6 +159,7 @@ public final class SessionDriver: Sendable {
     /// Forgets a session whose handle is gone.
     func forget(_ id: UInt64) {
         state.withLock { state in
+            state.sessions[id]?.fetches?.running.values.forEach { $0.cancel() }
             state.sessions[id] = nil
             state.upcoming[id] = nil
             reschedule(&state)
@@ -187,6 +203,7 @@ public final class SessionDriver: Sendable {
         consider(session.steps.first?.time, .step)
         consider(session.engine.nextDeadline, .deadline)
         consider(session.reloads?.next, .reload)
+        consider(session.fetches?.modelled.values.map(\.time).min(), .fetch)
         return best
     }
 
@@ -217,6 +234,11 @@ public final class SessionDriver: Sendable {
             apply(state.sessions[id]!.engine.handle(step.command, at: step.time), to: id, in: &state)
         case .deadline:
             apply(state.sessions[id]!.engine.advance(to: time), to: id, in: &state)
+        case .fetch:
+            let fetches = state.sessions[id]!.fetches!.modelled
+            guard let (fetchID, outcome) = fetches.min(by: { ($0.value.time, $0.key) < ($1.value.time, $1.key) }) else { return }
+            state.sessions[id]!.fetches!.modelled[fetchID] = nil
+            deliver(outcome, of: fetchID, to: id, state: &state)
         case .reload:
             state.sessions[id]!.reloads!.next = nil
             let source = state.sessions[id]!.reloads!.source
@@ -243,6 +265,59 @@ public final class SessionDriver: Sendable {
         }
     }
 
+    /// Tells the engine how a fetch went, and the report its bytes and timings.
+    private func deliver(_ outcome: FetchOutcome, of fetchID: UInt64, to id: UInt64, state: inout State) {
+        let time = max(outcome.time, state.sessions[id]!.engine.now)
+        switch outcome {
+        case .loaded(let timing):
+            let mode = state.sessions[id]!.fetches?.delivery.mode ?? "verify"
+            state.sessions[id]!.recorder.recordFetch(timing, mode: mode)
+            apply(state.sessions[id]!.engine.segmentLoaded(fetchID, at: time), to: id, in: &state)
+        case .failed(let failure, _):
+            apply(state.sessions[id]!.engine.segmentFailed(fetchID, failure, at: time), to: id, in: &state)
+        }
+    }
+
+    /// Carries out what the engine asked for: a modelled fetch is due when the model says it ends, a
+    /// real one runs outside the lock and comes back through `change`.
+    private func performFetches(of id: UInt64, in state: inout State) {
+        let actions = state.sessions[id]!.engine.takeFetchActions()
+        guard !actions.isEmpty, state.sessions[id]!.fetches != nil else { return }
+        for action in actions {
+            switch action {
+            case .fetch(let fetch):
+                switch state.sessions[id]!.fetches!.delivery {
+                case .modelled(let model):
+                    let cold = !state.sessions[id]!.fetches!.connected
+                    state.sessions[id]!.fetches!.connected = true
+                    state.sessions[id]!.fetches!.modelled[fetch.id] = model.outcome(of: fetch, cold: cold)
+                case .replayed(let trace, let model):
+                    let cold = !state.sessions[id]!.fetches!.connected
+                    state.sessions[id]!.fetches!.connected = true
+                    state.sessions[id]!.fetches!.modelled[fetch.id] = trace.outcome(of: fetch) ?? model.outcome(of: fetch, cold: cold)
+                case .fetched(let fetcher):
+                    let origin = state.sessions[id]!.origin
+                    let clock = self.clock
+                    let task = Task { [weak self] in
+                        let outcome = await fetcher.fetch(fetch) { clock.now - origin }
+                        self?.finishFetch(fetch.id, of: id, outcome)
+                    }
+                    state.sessions[id]!.fetches!.running[fetch.id] = task
+                }
+            case .cancel(let fetchID):
+                state.sessions[id]!.fetches!.modelled[fetchID] = nil
+                state.sessions[id]!.fetches!.running.removeValue(forKey: fetchID)?.cancel()
+            }
+        }
+    }
+
+    private func finishFetch(_ fetchID: UInt64, of id: UInt64, _ outcome: FetchOutcome) {
+        _ = change(id) { state, _ in
+            guard state.sessions[id]!.fetches?.running.removeValue(forKey: fetchID) != nil else { return }
+            deliver(outcome, of: fetchID, to: id, state: &state)
+        }
+    }
+
     /// Hands the engine a plan made again, and the report what making it noticed.
     private func adopt(_ revision: PlanRevision, in id: UInt64, at now: Double, state: inout State) {
         apply(state.sessions[id]!.engine.update(plan: revision.plan, at: now), to: id, in: &state)
@@ -252,7 +327,13 @@ public final class SessionDriver: Sendable {
     /// After anything happened to a session: ends it if it has nothing left to happen and its setup
     /// says so, and notes what it does next.
     private func settle(_ id: UInt64, in state: inout State) {
-        guard let session = state.sessions[id] else { return }
+        guard state.sessions[id] != nil else { return }
+        performFetches(of: id, in: &state)
+        if state.sessions[id]!.report != nil, let running = state.sessions[id]!.fetches?.running, !running.isEmpty {
+            running.values.forEach { $0.cancel() }
+            state.sessions[id]!.fetches!.running.removeAll()
+        }
+        let session = state.sessions[id]!
         var next = Self.next(of: session)
         if next == nil, session.report == nil, let reason = session.idleEndReason, session.reloads.map({ $0.next != nil }) ?? true {
             apply(state.sessions[id]!.engine.end(reason: reason), to: id, in: &state)

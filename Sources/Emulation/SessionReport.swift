@@ -24,6 +24,18 @@ public struct SessionReport: Sendable, Codable, Hashable {
     public var sdkAds: SDKAdSummary?
     /// The session times spent in picture in picture; nil when the session never entered it.
     public var pictureInPicture: [Interval]?
+    /// What fetching segments measured (`--media verify|realtime`); nil under `probe`.
+    public var media: MediaTotals?
+    /// Where primary moved down to another variant (`--media verify|realtime`); nil when it never did.
+    public var variantSwitches: [VariantSwitch]?
+
+    public struct VariantSwitch: Sendable, Codable, Hashable {
+        public var time: Double
+        public var position: Double
+        /// The variant's playlist.
+        public var to: String
+        public var reason: String
+    }
 
     /// A span of session time.
     public struct Interval: Sendable, Codable, Hashable {
@@ -34,6 +46,8 @@ public struct SessionReport: Sendable, Codable, Hashable {
     public struct TimelineEntry: Sendable, Codable, Hashable {
         public enum Kind: String, Sendable, Codable, Hashable {
             case loading, primary, paused, transition, interstitial
+            /// The playhead waited for media (`stall` says why); inside a break it names the asset.
+            case stall
         }
 
         public var kind: Kind
@@ -48,6 +62,7 @@ public struct SessionReport: Sendable, Codable, Hashable {
         public var assetURI: String?
         /// Loading and transition entries: the latency and its breakdown.
         public var transition: Transition?
+        public var stall: StallReason?
     }
 
     public struct Refusal: Sendable, Codable, Hashable {
@@ -77,6 +92,14 @@ public struct SessionReport: Sendable, Codable, Hashable {
         public var interstitialsSkipped = 0
         public var assetsSkipped = 0
         public var refusedCommands = 0
+        /// From the cast to the first frame (of primary, or of a PRE interstitial).
+        public var startupSeconds: Double?
+        public var stalls = 0
+        public var stallSeconds: Double = 0
+        /// Stall time over stall and play time, as Mux and Conviva define it.
+        public var rebufferingRatio: Double = 0
+        public var segmentErrors = 0
+        public var assetsFailed = 0
     }
 }
 
@@ -113,6 +136,9 @@ public struct SessionRecorder: Sendable {
     public mutating func record(_ event: PlaybackEvent) {
         report.events.append(event)
         recordPresentation(event)
+        if report.totals.startupSeconds == nil, event.kind == .assetStarted || (event.kind == .stateChanged && event.state == .playingPrimary) {
+            report.totals.startupSeconds = event.time
+        }
         switch event.kind {
         case .stateChanged:
             switch event.state {
@@ -164,9 +190,32 @@ public struct SessionRecorder: Sendable {
         case .pipStartFailed:
             report.totals.refusedCommands += 1
             report.refusals.append(.init(time: event.time, command: event.command ?? "", restriction: nil, eventID: nil, reason: event.reason ?? ""))
+        case .stallStarted:
+            let playing = open
+            begin(.stall, at: event, carryingAssetFrom: playing)
+        case .stallEnded:
+            let stalled = open
+            let kind: SessionReport.TimelineEntry.Kind = event.rate == 0 ? .paused : stalled?.eventID == nil ? .primary : .interstitial
+            if stalled?.kind == .stall { begin(kind, at: event, carryingAssetFrom: stalled) }
+        case .segmentFailed:
+            report.totals.segmentErrors += 1
+        case .assetFailed:
+            report.totals.assetsFailed += 1
+            report.skipped.append(.init(time: event.time, eventID: event.eventID ?? "", assetIndex: event.assetIndex, reason: event.reason ?? ""))
+            close(at: event.time)
+        case .variantSwitched:
+            var switches = report.variantSwitches ?? []
+            switches.append(.init(time: event.time, position: event.position, to: event.assetURI ?? "", reason: event.reason ?? ""))
+            report.variantSwitches = switches
         case .presentationModeChanged, .sdkAdStartRefused, .sdkAdDeferred, .sdkAdSkipped:
             break
         }
+    }
+
+    /// Notes a segment fetch that completed (`--media verify|realtime`): bytes and timings.
+    public mutating func recordFetch(_ timing: FetchTiming, mode: String) {
+        if report.media == nil { report.media = MediaTotals(mode: mode) }
+        report.media!.add(timing)
     }
 
     /// Picture in picture intervals and the fate of SDK ad breaks.
@@ -216,6 +265,9 @@ public struct SessionRecorder: Sendable {
         copy.closePictureInPicture(at: time)
         copy.report.sdkAds?.total()
         if copy.report.endReason == nil { copy.report.totals.sessionSeconds = time }
+        let played = copy.report.totals.primarySeconds + copy.report.totals.interstitialSeconds + copy.report.totals.stallSeconds
+        copy.report.totals.rebufferingRatio = played > 0 ? copy.report.totals.stallSeconds / played : 0
+        copy.report.media?.finish(timeline: copy.report.timeline)
         return copy.report
     }
 
@@ -237,6 +289,12 @@ public struct SessionRecorder: Sendable {
             entry.eventID = previous?.eventID
             entry.assetIndex = previous?.assetIndex
             entry.assetURI = previous?.assetURI
+        case .stall:
+            entry.stall = event.stall
+            entry.positionStart = event.position
+            entry.eventID = previous?.kind == .interstitial || previous?.kind == .stall ? (event.eventID ?? previous?.eventID) : nil
+            entry.assetIndex = entry.eventID == nil ? nil : (event.assetIndex ?? previous?.assetIndex)
+            entry.assetURI = entry.eventID == nil ? nil : previous?.assetURI
         case .interstitial:
             entry.eventID = event.eventID ?? previous?.eventID
             entry.assetIndex = event.assetIndex ?? previous?.assetIndex
@@ -265,7 +323,19 @@ public struct SessionRecorder: Sendable {
             report.totals.pausedSeconds += length
         case .interstitial:
             report.totals.interstitialSeconds += length
+        case .stall:
+            entry.positionEnd = entry.positionStart
+            // A stall that ended as it began (the segment arrived at that instant) held nothing up.
+            report.totals.stalls += length > 0 ? 1 : 0
+            report.totals.stallSeconds += length
         case .transition, .loading:
+            if let media = report.media, var transition = entry.transition, length * 1000 > transition.totalMilliseconds + 0.5 {
+                // What the switch waited for beyond decoding: fetching what it needed, timed by the fetches.
+                let waited = length * 1000 - transition.totalMilliseconds
+                transition.priming = Transition.Cost(
+                    cause: "priming", milliseconds: waited, source: media.mode == "realtime" ? "measured" : "modelled")
+                entry.transition = transition
+            }
             report.totals.transitionSeconds += length
             report.totals.transitions += entry.kind == .transition ? 1 : 0
             report.totals.longestTransitionMilliseconds = max(report.totals.longestTransitionMilliseconds, length * 1000)

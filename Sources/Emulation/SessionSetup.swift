@@ -22,11 +22,15 @@ public struct SessionSetup: Sendable {
     /// nil leaves it waiting for commands, as a receiver does.
     public var idleEndReason: String?
     public var reloads: (any LiveReloadSource)?
+    /// How segment fetches are carried out, when the plan fetches segments; nil with a plan that
+    /// does leaves every fetch unanswered (the session stalls).
+    public var delivery: SegmentDelivery?
 
     public init(
         plan: PlaybackPlan, startPosition: Double? = nil, script: SenderScript = SenderScript(), recorder: SessionRecorder,
-        horizon: Horizon? = nil, idleEndReason: String? = nil, reloads: (any LiveReloadSource)? = nil
+        horizon: Horizon? = nil, idleEndReason: String? = nil, reloads: (any LiveReloadSource)? = nil, delivery: SegmentDelivery? = nil
     ) {
+        self.delivery = delivery
         self.plan = plan
         self.startPosition = startPosition
         self.script = script

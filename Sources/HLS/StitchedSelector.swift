@@ -42,6 +42,16 @@ public enum StitchedSelector: Sendable, Hashable {
         public var description: String { reason }
     }
 
+    /// The selector in the form `init(argument:)` reads, for a wire message that carries it on.
+    public var argument: String {
+        switch self {
+        case .uri(let glob): "uri:\(glob.text)"
+        case .dateRange(.classValue(let value)): "daterange:CLASS=\(value)"
+        case .dateRange(.id(let glob)): "daterange:ID=\(glob.text)"
+        case .explicit(let ranges): "ranges:" + ranges.map { range in (range.id.map { "\($0)=" } ?? "") + "\(range.start)+\(range.duration)" }.joined(separator: ",")
+        }
+    }
+
     /// The most explicit ranges one selector may declare: far more than any programme has ad breaks.
     public static let maximumDeclaredRanges = 10_000
 

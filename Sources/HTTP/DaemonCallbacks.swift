@@ -81,6 +81,10 @@ enum DaemonCallbacks {
             core.unregister(stream)
             stream.detach(clientLeft: termination != .REQUEST_TERMINATED_COMPLETED_OK)
         }
+        if let body = context.streamedBody {
+            core.unregister(body)
+            body.detach(delivered: termination == .REQUEST_TERMINATED_COMPLETED_OK)
+        }
         // A no-op when the switch happened; otherwise the client left before it could.
         context.upgrade?.abandon()
     }
@@ -105,7 +109,13 @@ enum DaemonCallbacks {
                 return state.nextConnectionID
             }
             socketContext.pointee = UnsafeMutableRawPointer(bitPattern: UInt(id))
-            if let connection { core.connectionOpened(id, descriptor: airlab_mhd_connection_fd(connection)) }
+            if let connection {
+                let descriptor = airlab_mhd_connection_fd(connection)
+                if var size = core.configuration.sendBufferBytes.map({ Int32(clamping: $0) }) {
+                    _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+                }
+                core.connectionOpened(id, descriptor: descriptor)
+            }
         case .CONNECTION_NOTIFY_CLOSED:
             let id = UInt64(UInt(bitPattern: socketContext.pointee))
             core.state.withLock { state in
@@ -127,6 +137,17 @@ enum DaemonCallbacks {
     static let streamFree: MHD_ContentReaderFreeCallback = { closure in
         guard let closure else { return }
         Unmanaged<SSEStream>.fromOpaque(closure).release()
+    }
+
+    static let bodyRead: MHD_ContentReaderCallback = { closure, _, buffer, capacity in
+        guard let closure, let buffer else { return airlab_mhd_content_end_with_error() }
+        let body = Unmanaged<StreamedBody>.fromOpaque(closure).takeUnretainedValue()
+        return body.read(into: buffer, capacity: capacity)
+    }
+
+    static let bodyFree: MHD_ContentReaderFreeCallback = { closure in
+        guard let closure else { return }
+        Unmanaged<StreamedBody>.fromOpaque(closure).release()
     }
 
     /// libmicrohttpd calls this before its request-completed callback, so the request's context is

@@ -1,4 +1,5 @@
 import CCrypto
+import COnDemand
 import Foundation
 
 /// MD5, for HTTP Digest authentication only: the hash that scheme and the AirPlay receivers that use
@@ -14,6 +15,8 @@ enum DigestHash {
     }
 
     static func md5(_ message: [UInt8]) -> [UInt8] {
+        // libcrypto is opened on first use (COnDemand); without it the installation is broken.
+        if let failure = COnDemand_cryptoFailure() { preconditionFailure(String(cString: failure)) }
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let succeeded = message.withUnsafeBytes { bytes in

@@ -13,6 +13,8 @@ public struct HTTPResponse: Sendable {
         case eventStream(SSEStream)
         /// `101 Switching Protocols`, after which the connection carries raw bytes both ways.
         case upgrade(UpgradedConnection)
+        /// Bytes produced while they are sent, by a source that may pace, pause or cut them.
+        case stream(StreamedBody)
     }
 
     /// 100…999; anything else is sent as 500.
@@ -46,6 +48,16 @@ public struct HTTPResponse: Sendable {
         headers.set("Cache-Control", "no-cache")
         var response = HTTPResponse(status: 200, headers: headers)
         response.body = .eventStream(stream)
+        return response
+    }
+
+    /// A body produced by `source` as it is sent; `length` is the `Content-Length` to declare (nil:
+    /// none, chunked on HTTP/1.1).
+    public static func streamed(
+        status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), length: UInt64?, source: any BodySource
+    ) -> HTTPResponse {
+        var response = HTTPResponse(status: status, headers: headers)
+        response.body = .stream(StreamedBody(length: length, source: source))
         return response
     }
 

@@ -25,6 +25,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// When set, requests outside its exempt paths without valid credentials are answered 401 with a
     /// challenge, and the responder never sees them.
     public var authentication: DigestAuthentication?
+    /// SO_SNDBUF for every accepted connection; nil leaves the kernel's autotuning, which on loopback
+    /// grows a send buffer to megabytes. A test origin sets a small one, so that what it logs as sent is
+    /// close to what the client has read, and a client's pace reaches it.
+    public var sendBufferBytes: Int?
 
     public static let defaultConnectionLimit = 2048
     public static let defaultRequestTimeoutSeconds: Double = 5
@@ -33,7 +37,7 @@ public struct HTTPServerConfiguration: Sendable {
     public init(
         address: String = "127.0.0.1", port: UInt16 = 0, maxBodySize: Int = 1 << 20, connectionLimit: Int = defaultConnectionLimit,
         requestTimeoutSeconds: Double = defaultRequestTimeoutSeconds, idleTimeoutSeconds: Int = defaultIdleTimeoutSeconds,
-        heartbeatIntervalSeconds: Double = 15, authentication: DigestAuthentication? = nil
+        heartbeatIntervalSeconds: Double = 15, authentication: DigestAuthentication? = nil, sendBufferBytes: Int? = nil
     ) {
         self.address = address
         self.port = port
@@ -43,6 +47,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.heartbeatIntervalSeconds = heartbeatIntervalSeconds
         self.authentication = authentication
+        self.sendBufferBytes = sendBufferBytes
     }
 }
 
@@ -51,12 +56,15 @@ public enum HTTPServerError: Error, Equatable, CustomStringConvertible {
     /// libmicrohttpd would not start: most often the port is in use.
     case cannotListen(address: String, port: UInt16)
     case alreadyStarted
+    /// libmicrohttpd, opened on first use (COnDemand), could not be loaded: the loader's words.
+    case libraryMissing(String)
 
     public var description: String {
         switch self {
         case .invalidAddress(let address): "'\(address)' is not a numeric IPv4 or IPv6 address"
         case .cannotListen(let address, let port): "cannot listen on \(address) port \(port); is it in use?"
         case .alreadyStarted: "the server is already running"
+        case .libraryMissing(let reason): "cannot serve HTTP: \(reason)"
         }
     }
 }

@@ -22,6 +22,7 @@ final class RequestContext: @unchecked Sendable {
     var refusal: CredentialVerdict?
     var response: HTTPResponse?
     var stream: SSEStream?
+    var streamedBody: StreamedBody?
     var upgrade: UpgradedConnection?
 
     init(

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import COnDemand
 import Foundation
 import Synchronization
 
@@ -22,6 +23,7 @@ final class ServerCore: @unchecked Sendable {
         /// Requests whose connection is suspended while a handler's task works on them.
         var waiting: [ObjectIdentifier: RequestContext] = [:]
         var streams: [ObjectIdentifier: SSEStream] = [:]
+        var bodies: [ObjectIdentifier: StreamedBody] = [:]
         var upgrades: [ObjectIdentifier: UpgradedConnection] = [:]
         var nextConnectionID: UInt64 = 1
         var openConnections = 0
@@ -49,6 +51,7 @@ final class ServerCore: @unchecked Sendable {
     // MARK: - Lifecycle
 
     func start() throws -> UInt16 {
+        if let failure = COnDemand_microhttpdFailure() { throw HTTPServerError.libraryMissing(String(cString: failure)) }
         var address = try SocketAddress(configuration.address, port: configuration.port)
         let closure = Unmanaged.passUnretained(self).toOpaque()
         let isIPv6 = address.isIPv6
@@ -95,6 +98,7 @@ final class ServerCore: @unchecked Sendable {
             var daemon: MHDHandle
             var heartbeat: HeartbeatTimer?
             var streams: [SSEStream]
+            var bodies: [StreamedBody]
             var upgrades: [UpgradedConnection]
         }
         let shutdown: Shutdown? = state.withLock { state in
@@ -107,11 +111,12 @@ final class ServerCore: @unchecked Sendable {
             state.waiting = [:]
             return Shutdown(
                 daemon: daemon, heartbeat: state.heartbeat, streams: Array(state.streams.values),
-                upgrades: Array(state.upgrades.values))
+                bodies: Array(state.bodies.values), upgrades: Array(state.upgrades.values))
         }
         guard let shutdown else { return }
         shutdown.heartbeat?.source.cancel()
         for stream in shutdown.streams { stream.releaseForShutdown() }
+        for body in shutdown.bodies { body.releaseForShutdown() }
         for upgrade in shutdown.upgrades { upgrade.closeForShutdown() }
         MHD_stop_daemon(shutdown.daemon.pointer)
         state.withLock { $0.daemon = nil }
@@ -211,6 +216,8 @@ final class ServerCore: @unchecked Sendable {
             return queueEventStream(stream, status: status, headers: response.headers, for: context)
         case .upgrade(let upgrade):
             return queueUpgrade(upgrade, headers: response.headers, for: context)
+        case .stream(let body):
+            return queueStreamedBody(body, status: status, headers: response.headers, for: context)
         }
     }
 
@@ -245,6 +252,37 @@ final class ServerCore: @unchecked Sendable {
         guard MHD_queue_response(context.connection, UInt32(status), response) == .YES else {
             unregister(stream)
             stream.detach(clientLeft: true)
+            return false
+        }
+        return true
+    }
+
+    private func queueStreamedBody(_ body: StreamedBody, status: Int, headers: HTTPHeaders, for context: RequestContext) -> Bool {
+        let retained = Unmanaged.passRetained(body).toOpaque()
+        guard let response = MHD_create_response_from_callback(
+            body.length ?? airlab_mhd_size_unknown(), 32 * 1024, DaemonCallbacks.bodyRead, retained, DaemonCallbacks.bodyFree)
+        else {
+            Unmanaged<StreamedBody>.fromOpaque(retained).release()
+            body.detach(delivered: false)
+            return false
+        }
+        defer { MHD_destroy_response(response) }
+        Self.add(headers, to: response)
+        let registered = state.withLock { state in
+            guard !state.stopping else { return false }
+            state.bodies[ObjectIdentifier(body)] = body
+            return true
+        }
+        guard registered else {
+            body.detach(delivered: false)
+            return false
+        }
+        body.attach(to: context.connection)
+        context.streamedBody = body
+        guard MHD_queue_response(context.connection, UInt32(status), response) == .YES else {
+            context.streamedBody = nil
+            unregister(body)
+            body.detach(delivered: false)
             return false
         }
         return true
@@ -316,6 +354,10 @@ final class ServerCore: @unchecked Sendable {
 
     func unregister(_ stream: SSEStream) {
         _ = state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
+    }
+
+    func unregister(_ body: StreamedBody) {
+        _ = state.withLock { $0.bodies.removeValue(forKey: ObjectIdentifier(body)) }
     }
 
     func unregister(upgrade key: ObjectIdentifier) {

@@ -20,7 +20,7 @@ public final class FleetBoard: Sendable {
     ///   - interactive: stdout is a terminal that understands cursor movement.
     ///   - write: where text goes (stdout); called under the board's lock, in order.
     public init(receivers: [Receiver], interactive: Bool, write: @escaping @Sendable (String) -> Void) {
-        names = receivers.map { $0.name ?? FleetRun.reportName(of: $0) }
+        names = FleetRun.displayNames(of: receivers)
         self.interactive = interactive
         self.write = write
         rows = Mutex(Rows(progress: Array(repeating: SessionProgress(), count: receivers.count)))

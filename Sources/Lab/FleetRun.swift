@@ -16,6 +16,12 @@ public struct FleetRun: Sendable {
     public var password: String?
     /// How often a broken event stream is reconnected before the receiver counts as gone.
     public var reconnectAttempts = 3
+    /// How many sessions play at once on one host; the others wait for one of them to end.
+    public var slots = HostSlots(limit: FleetRun.defaultSessionsPerHost)
+
+    /// Enough that the fleets of typical labs all play at once, few enough that a fleet of hundreds of
+    /// replicas on one host is not cast to in one burst.
+    public static let defaultSessionsPerHost = 32
 
     public init(order: PlayOrder, playlist: String, seed: UInt64, password: String? = nil) {
         self.order = order
@@ -37,7 +43,14 @@ public struct FleetRun: Sendable {
         let results = await withTaskGroup(of: Outcome.self) { group in
             for (index, receiver) in receivers.enumerated() {
                 group.addTask {
-                    Outcome(index: index, result: await self.follow(receiver, url: url(receiver)) { update(index, $0) })
+                    let host = receiver.address.host
+                    var queued = SessionProgress()
+                    queued.state = "queued"
+                    update(index, queued)
+                    guard await slots.acquire(host) else { return Outcome(index: index, result: nil) }
+                    let result = await self.follow(receiver, url: url(receiver)) { update(index, $0) }
+                    await slots.release(host)
+                    return Outcome(index: index, result: result)
                 }
             }
             var results: [Int: Result<SessionReport, ReceiverError>] = [:]
@@ -56,10 +69,10 @@ public struct FleetRun: Sendable {
         return report
     }
 
-    /// What following receiver `index` came to.
+    /// What following receiver `index` came to; nil when the run was interrupted before its turn.
     struct Outcome: Sendable {
         var index: Int
-        var result: Result<SessionReport, ReceiverError>
+        var result: Result<SessionReport, ReceiverError>?
     }
 
     /// One receiver: subscribe, cast, follow the session's events to `ended`, read its report.
@@ -182,14 +195,26 @@ public struct FleetRun: Sendable {
     ) -> [SessionReport] {
         let counts = Dictionary(sessions.map { ($0.profile, 1) }, uniquingKeysWith: +)
         guard counts.values.contains(where: { $0 > 1 }) else { return sessions }
+        let names = displayNames(of: receivers)
         var renamed: [SessionReport] = []
         for (index, receiver) in receivers.enumerated() {
             guard case .success(var session)? = results[index] else { continue }
             if counts[session.profile, default: 0] > 1 {
-                session.profile += " @ " + (receiver.name ?? receiver.address.description)
+                session.profile += " @ " + (receiver.name == nil ? receiver.address.description : names[index])
             }
             renamed.append(session)
         }
         return renamed
+    }
+
+    /// What each receiver is called in progress lines and lanes: its name, or its address without
+    /// one. Fleets on several hosts repeat names (every host's "Apple TV 4K"): a name two receivers
+    /// share gets the address added, so that no line or lane stands for two receivers.
+    public static func displayNames(of receivers: [Receiver]) -> [String] {
+        let names = receivers.map { $0.name ?? reportName(of: $0) }
+        let counts = Dictionary(names.map { ($0, 1) }, uniquingKeysWith: +)
+        return zip(names, receivers).map { name, receiver in
+            counts[name, default: 0] > 1 ? "\(name) (\(receiver.address))" : name
+        }
     }
 }

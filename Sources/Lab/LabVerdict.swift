@@ -14,7 +14,7 @@ public enum LabVerdict: Int32, Sendable {
             self = .errors
         } else if report.sessions.contains(where: { session in
             thresholds.sessionFailure(of: session) != nil
-                || BreakOutcome.outcomes(of: session).contains { thresholds.failure(of: $0) != nil }
+                || thresholds.anyFailure(in: session)
         }) {
             self = .thresholdFailed
         } else {

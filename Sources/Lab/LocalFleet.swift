@@ -1,5 +1,7 @@
 import ChildProcess
+import Emulation
 import Foundation
+import HTTP
 import SenderProtocol
 import Synchronization
 import HLS
@@ -29,8 +31,9 @@ public final class LocalFleet: Sendable {
     /// - Parameters:
     ///   - profiles: shipped profile names or profile files, one receiver each.
     ///   - timeScale: how much faster than real time the receivers' clocks run.
+    ///   - media: what the receivers do with the media (`airlabd --media`).
     public static func start(
-        profiles: [String], timeScale: Double? = nil, daemon executable: URL = siblingDaemon, startTimeout: Double = 60
+        profiles: [String], timeScale: Double? = nil, media: MediaMode = .probe, daemon executable: URL = siblingDaemon, startTimeout: Double = 60
     ) async throws(FleetError) -> LocalFleet {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw FleetError("cannot start a local fleet: \(executable.path) is not there (build it with 'swift build')")
@@ -47,6 +50,7 @@ public final class LocalFleet: Sendable {
         // The lifeline: a lab run that dies (killed, crashed) takes its local fleet with it.
         arguments += ["--address", "127.0.0.1", "--port", "0", "--no-mdns", "--state-dir", stateFolder.path, "--stop-on-stdin-close"]
         if let timeScale { arguments += ["--time-scale", ReceiverClient.number(timeScale)] }
+        if media != .probe { arguments += ["--media", media.rawValue] }
         let process: ChildProcess
         do {
             process = try ChildProcess(

@@ -1,281 +1,212 @@
-import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
+import Transport
 
-/// One HTTP(S) GET under the loader's limits, driven by URLSession's delegate callbacks.
+/// One HTTP(S) GET under the loader's limits, on Transport's libcurl loop: the project's one HTTP client.
 ///
-/// A delegate rather than `data(for:)` because the limits have to act while the body arrives: the
-/// size cap cancels the transfer at the first byte past it (a server may omit Content-Length or lie),
-/// and every redirect is counted and checked before it is followed (a redirect to `file:` must never
-/// make us read a local file). A byte range is asked for with `Range`; a server that ignores it and
-/// answers 200 with the whole resource is read up to the range's end and cut to it.
+/// It receives the response while it arrives (`TransferReceiver`) rather than as a finished result,
+/// because the limits have to act on each part: the size cap ends the transfer at the first byte past
+/// it (a server may omit Content-Length or lie), and every redirect is counted and its target checked
+/// before libcurl follows it (a redirect to `file:` must never make us read a local file; libcurl is
+/// also told to follow http and https only). A byte range is asked for with `Range`; a server that
+/// ignores it and answers 200 with the whole resource is read up to the range's end and cut to it.
 ///
-/// The body streams: the delegate runs inline in libcurl's write callback (`InlineDelegateQueue`), so
-/// no chunk waits anywhere but in the body, which never grows past the cap (`BodyBuffer`). Every byte
-/// kept is reserved from the loader's shared budget (`LoadMemoryBudget`) as it arrives and given back
-/// once the transfer ends, when its body is handed over or dropped.
-final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// Every chunk is kept or dropped inside libcurl's write callback, so nothing waits anywhere but in
+/// the body, which never grows past the cap (`BodyBuffer`). Every byte kept is reserved from the
+/// loader's shared budget (`LoadMemoryBudget`) as it arrives and given back once the transfer ends,
+/// when its body is handed over or dropped.
+final class HTTPTransfer: TransferReceiver, Sendable {
+    /// One GET as the loader asks for it.
+    struct Request: Sendable {
+        var url: URL
+        var maximumSize: Int
+        var range: ResourceRange?
+        var overflow: Overflow
+        var maximumRedirects: Int
+        /// The loader's timeout, as a failure names it.
+        var timeout: Double
+        /// Seconds this transfer may take in all.
+        var allowance: Double
+        /// Where the bytes it keeps are reserved from.
+        var budget: LoadMemoryBudget
+    }
+
     private struct State {
         var body: BodyBuffer
         /// Bytes of `body` taken from the shared budget, given back when the transfer completes.
         var reserved = 0
-        /// Set once a cancellation has been asked for, so that late chunks do not ask again.
-        var stopping = false
         var redirects = 0
-        var finalURL: URL
+        /// The URL of the response now arriving: the request's, then each redirect's target.
+        var currentURL: URL
         /// Bytes still to drop from the front: the range's offset, when the server sent it all.
         var skip = 0
-        /// Set when every byte wanted has arrived and the transfer was cancelled on purpose.
+        /// Set when every byte wanted has arrived and the transfer was ended on purpose.
         var finishedEarly = false
         var truncated = false
-        /// Set by the first limit that trips; wins over the cancellation error it causes.
+        var response: ResponseHead?
+        /// Set by the first limit that trips; it ends the transfer and is its error.
         var failure: LoadingError.Reason?
-        var continuation: CheckedContinuation<Result<Transferred, LoadingError>, Never>?
     }
 
-    private let url: URL
-    private let maximumSize: Int
-    private let range: ResourceRange?
-    private let overflow: Overflow
-    private let maximumRedirects: Int
-    private let timeout: Double
-    /// Seconds the whole transfer may take: the timeout, or less when a caller's deadline is nearer.
-    private let allowance: Double
-    private let budget: LoadMemoryBudget
+    /// The loop every loader of the process shares: one thread, started by the first http(s) read.
+    private static let loop = TransferLoop()
+
+    /// The most redirects libcurl is told to follow (Transport's bound); the loader's own count refuses first.
+    private static let curlRedirects = TransferRequest.redirects.upperBound
+    /// The longest a transfer may be given (Transport refuses more than a day).
+    private static let longestAllowance = 86_400.0
+
+    private let request: Request
     private let state: Mutex<State>
 
     /// The most bytes kept: the cap, or the range's length when that is smaller.
-    private var limit: Int { min(maximumSize, range?.length ?? Int.max) }
+    private var limit: Int { min(request.maximumSize, request.range?.length ?? Int.max) }
 
-    private init(request: TransferRequest) {
-        url = request.url
-        maximumSize = request.maximumSize
-        range = request.range
-        overflow = request.overflow
-        maximumRedirects = request.maximumRedirects
-        timeout = request.timeout
-        allowance = request.allowance
-        budget = request.budget
-        state = Mutex(State(body: BodyBuffer(limit: min(request.maximumSize, request.range?.length ?? Int.max)), finalURL: request.url))
+    private init(request: Request) {
+        self.request = request
+        state = Mutex(State(body: BodyBuffer(limit: min(request.maximumSize, request.range?.length ?? Int.max)), currentURL: request.url))
     }
 
     /// Fetches what `request` names; returns the body and the URL it finally came from, after redirects.
-    static func get(_ request: TransferRequest) async throws(LoadingError) -> Transferred {
-        try await HTTPTransfer(request: request).run().get()
+    static func get(_ request: Request) async throws(LoadingError) -> Transferred {
+        try await HTTPTransfer(request: request).run()
     }
 
-    private func run() async -> Result<Transferred, LoadingError> {
-        let configuration = URLSessionConfiguration.ephemeral
-        // Linux truncates these to whole seconds and 0 means "none", so never go below one.
-        configuration.timeoutIntervalForRequest = max(1, timeout)
-        configuration.timeoutIntervalForResource = max(1, timeout)
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: InlineDelegateQueue())
-        // The session holds its delegate strongly until it is invalidated.
-        defer { session.finishTasksAndInvalidate() }
-
-        var request = URLRequest(url: url)
-        request.timeoutInterval = max(1, timeout)
-        if let range, range.length > 0 {
-            request.setValue("bytes=\(range.offset)-\(range.offset + range.length - 1)", forHTTPHeaderField: "Range")
+    private func run() async throws(LoadingError) -> Transferred {
+        // The whole transfer is bounded, so a server that drips a byte a second cannot outlast it;
+        // libcurl counts milliseconds, so a probe's remaining budget is kept.
+        let allowance = Duration.milliseconds(Int(saturating: (min(max(0, request.allowance), Self.longestAllowance) * 1000).rounded(.up)))
+        var transfer = TransferRequest(
+            url: request.url.absoluteString, connectTimeout: max(allowance, .milliseconds(1)), totalTimeout: max(allowance, .milliseconds(1)),
+            maximumRedirects: min(request.maximumRedirects, Self.curlRedirects))
+        if let range = request.range, range.length > 0 {
+            transfer.range = range.offset...(range.offset + range.length - 1)
         }
-        let task = session.dataTask(with: request)
-
-        // The request timeout is an idle timeout, which a server that drips a byte a second never
-        // trips; this deadline bounds the whole transfer, whatever URLSession's resource timeout does.
-        // Dispatch keeps fractions of a second, so a probe's remaining budget is kept exactly.
-        let deadline = DispatchWorkItem { [weak self, weak task] in
-            self?.fail(.timedOut(self?.timeout ?? 0))
-            task?.cancel()
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, allowance), execute: deadline)
-        defer { deadline.cancel() }
-
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                state.withLock { $0.continuation = continuation }
-                task.resume()
+        let result = await Self.loop.fetch(transfer, receiver: self)
+        return try state.withLock { state throws(LoadingError) -> Transferred in
+            // The body is handed over or dropped here, so its bytes go back to the shared budget.
+            let body = state.body.take()
+            request.budget.release(state.reserved)
+            state.reserved = 0
+            if let failure = state.failure { throw error(failure) }
+            if let failed = result.error, !state.finishedEarly { throw error(reason(for: failed)) }
+            let finalURL = URL(string: result.finalURL) ?? state.currentURL
+            var response = state.response
+            if let firstByte = result.firstByte {
+                let wait = result.sent.duration(to: firstByte).components
+                response?.firstByteSeconds = max(0, Double(wait.seconds) + Double(wait.attoseconds) * 1e-18)
             }
-        } onCancel: {
-            task.cancel()
-        }
-    }
-
-    /// Records the first limit that tripped; the transfer is then cancelled and completes with it.
-    private func fail(_ reason: LoadingError.Reason) {
-        state.withLock { state in
-            if state.failure == nil && !state.finishedEarly { state.failure = reason }
+            return Transferred(data: body, finalURL: finalURL, isTruncated: state.truncated, response: response)
         }
     }
 
     private func error(_ reason: LoadingError.Reason) -> LoadingError {
-        LoadingError(location: url.absoluteString, reason: reason)
+        LoadingError(location: request.url.absoluteString, reason: reason)
     }
 
-    // MARK: - URLSessionDataDelegate
+    // MARK: - TransferReceiver, on the loop's thread
 
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            fail(.httpStatus(http.statusCode))
-            completionHandler(.cancel)
-            return
-        }
-        let status = (response as? HTTPURLResponse)?.statusCode
-        let declared = response.expectedContentLength
-        if range == nil, overflow == .refuse, declared > Int64(maximumSize) {
-            fail(.tooLarge(limit: maximumSize, size: Int(declared)))
-            completionHandler(.cancel)
-            return
-        }
+    func receive(head: TransferHead) -> Bool {
         state.withLock { state in
-            if let range, status != 206 {
+            if (300..<400).contains(head.status), let location = head.header("Location") {
+                return follow(location, in: &state)
+            }
+            guard (200..<300).contains(head.status) else {
+                state.failure = .httpStatus(head.status)
+                return false
+            }
+            // Content-Length is read from outside: a number of digits that fits an Int, or none.
+            let declared = head.header("Content-Length").flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+            if request.range == nil, request.overflow == .refuse, let declared, declared > request.maximumSize {
+                state.failure = .tooLarge(limit: request.maximumSize, size: declared)
+                return false
+            }
+            state.response = ResponseHead(status: head.status, contentType: head.header("Content-Type"), declaredLength: declared)
+            if let range = request.range, head.status != 206 {
                 // The server ignored the range and sends the resource from its first byte.
                 state.skip = range.offset
-            } else if declared >= 0, declared <= Int64(state.body.limit) {
+            } else if let declared, declared <= state.body.limit {
                 // A body of known length gets exactly its size; a server that lies only grows it further.
-                state.body.expectedLength = Int(declared)
+                state.body.expectedLength = declared
             }
+            return true
         }
-        completionHandler(.allow)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let stops = state.withLock { state -> Bool in
-            // Whatever arrives after the end was decided is dropped here, at once: nothing else holds it.
-            guard state.failure == nil, !state.finishedEarly else { return Self.stopOnce(&state) }
+    /// Counts a redirect and checks where it leads before libcurl follows it; false refuses it.
+    private func follow(_ location: String, in state: inout State) -> Bool {
+        state.redirects += 1
+        if state.redirects > request.maximumRedirects {
+            state.failure = .tooManyRedirects(request.maximumRedirects)
+            return false
+        }
+        // What the server wrote is what is checked: a relative reference keeps the current scheme.
+        guard let next = URL(string: location, relativeTo: state.currentURL)?.absoluteURL else {
+            state.failure = .invalidURL
+            return false
+        }
+        let scheme = next.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https" else {
+            state.failure = .unsupportedScheme(scheme)
+            return false
+        }
+        state.currentURL = next
+        return true
+    }
+
+    func receive(body data: UnsafeRawBufferPointer) -> Bool {
+        state.withLock { state in
+            guard state.failure == nil, !state.finishedEarly else { return false }
             var chunk = data
             if state.skip > 0 {
                 let dropped = min(state.skip, chunk.count)
                 state.skip -= dropped
-                chunk = chunk.dropFirst(dropped)
+                chunk = UnsafeRawBufferPointer(rebasing: chunk[dropped...])
             }
             let room = limit - state.body.count
             var complete = false
             if chunk.count > room {
-                guard range != nil || overflow == .keepFirst else {
-                    state.failure = .tooLarge(limit: maximumSize, size: nil)
-                    return Self.stopOnce(&state)
+                guard request.range != nil || request.overflow == .keepFirst else {
+                    state.failure = .tooLarge(limit: request.maximumSize, size: nil)
+                    return false
                 }
-                chunk = chunk.prefix(room)
-                state.truncated = range == nil || limit < range!.length
+                chunk = UnsafeRawBufferPointer(rebasing: chunk[..<room])
+                state.truncated = request.range.map { limit < $0.length } ?? true
                 complete = true
-            } else if range != nil, chunk.count == room {
+            } else if request.range != nil, chunk.count == room {
                 // A range is complete at its last byte, whatever else the server would go on sending.
                 complete = true
             }
-            guard keep(chunk, in: &state) else { return Self.stopOnce(&state) }
-            if complete {
-                state.finishedEarly = true
-                return Self.stopOnce(&state)
-            }
-            return false
+            guard keep(chunk, in: &state) else { return false }
+            if complete { state.finishedEarly = true }
+            return !complete
         }
-        if stops { stop(dataTask) }
     }
 
     /// Reserves `chunk` from the shared budget and appends it to the body; false (with the failure
     /// recorded) when the budget or memory has no room for it.
-    private func keep(_ chunk: Data, in state: inout State) -> Bool {
+    private func keep(_ chunk: UnsafeRawBufferPointer, in state: inout State) -> Bool {
         guard !chunk.isEmpty else { return true }
-        guard budget.reserve(chunk.count, holding: state.reserved) else {
-            state.failure = .memoryBudgetExhausted(limit: budget.limit)
+        guard request.budget.reserve(chunk.count, holding: state.reserved) else {
+            state.failure = .memoryBudgetExhausted(limit: request.budget.limit)
             return false
         }
         state.reserved += chunk.count
-        let appended = chunk.withUnsafeBytes { state.body.append($0) }
+        let appended = state.body.append(chunk)
         if !appended { state.failure = .network("out of memory for \(chunk.count) more bytes") }
         return appended
     }
 
-    /// True the first time a transfer decides to stop, so that it asks for cancellation once.
-    private static func stopOnce(_ state: inout State) -> Bool {
-        defer { state.stopping = true }
-        return !state.stopping
-    }
-
-    /// Cancels from another queue: delegate calls run inline on the session's work queue, which
-    /// `cancel()` enters synchronously. Chunks that arrive meanwhile are dropped as they come.
-    private func stop(_ task: URLSessionTask) {
-        nonisolated(unsafe) let task = task
-        DispatchQueue.global().async { task.cancel() }
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        // Linux's URLSession rewrites `Location: file:///etc/passwd` into a path on the same server;
-        // what the server asked for is the header, so that is what is checked.
-        let written = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0)?.scheme }
-        let scheme = (written ?? request.url?.scheme)?.lowercased() ?? ""
-        let refusal: LoadingError.Reason? = state.withLock { state in
-            state.redirects += 1
-            if state.redirects > maximumRedirects { return .tooManyRedirects(maximumRedirects) }
-            if scheme != "http" && scheme != "https" { return .unsupportedScheme(scheme) }
-            if let next = request.url { state.finalURL = next }
-            return nil
-        }
-        if let refusal {
-            fail(refusal)
-            completionHandler(nil)
-            stop(task)
-            return
-        }
-        completionHandler(request)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, result) = state.withLock { state -> (CheckedContinuation<Result<Transferred, LoadingError>, Never>?, Result<Transferred, LoadingError>) in
-            let continuation = state.continuation
-            state.continuation = nil
-            // The body is handed over or dropped here, so its bytes go back to the shared budget.
-            let body = state.body.take()
-            budget.release(state.reserved)
-            state.reserved = 0
-            state.stopping = true
-            if let failure = state.failure {
-                return (continuation, .failure(self.error(failure)))
-            }
-            let transferred = Transferred(data: body, finalURL: state.finalURL, isTruncated: state.truncated)
-            if let error, !state.finishedEarly {
-                return (continuation, .failure(self.error(self.reason(for: error))))
-            }
-            return (continuation, .success(transferred))
-        }
-        continuation?.resume(returning: result)
-    }
-
-    private func reason(for error: any Error) -> LoadingError.Reason {
-        guard let urlError = error as? URLError else { return .network(error.localizedDescription) }
-        switch urlError.code {
-        case .timedOut: return .timedOut(timeout)
-        case .httpTooManyRedirects: return .tooManyRedirects(maximumRedirects)
-        case .unsupportedURL: return .unsupportedScheme(urlError.failingURL?.scheme ?? "")
-        case .cannotConnectToHost: return .network("connection refused")
-        case .cannotFindHost, .dnsLookupFailed: return .network("unknown host")
-        case .networkConnectionLost: return .network("the connection was lost")
-        default: return .network(urlError.localizedDescription)
+    /// What a transfer that ended without a limit of ours tripping failed of, in the loader's words.
+    private func reason(for error: TransferError) -> LoadingError.Reason {
+        switch error {
+        case .connectTimeout, .firstByteTimeout, .lowSpeed, .totalTimeout: .timedOut(request.timeout)
+        case .tooManyRedirects: .tooManyRedirects(request.maximumRedirects)
+        case .cannotConnect: .network("connection refused")
+        case .unknownHost: .network("unknown host")
+        case .invalidRequest: .invalidURL
+        case .partialBody: .network("the connection was lost")
+        case .cancelled, .endedByReceiver, .bodyTooLarge, .failed: .network(error.description)
         }
     }
-}
-
-/// One GET as the loader asks for it.
-struct TransferRequest: Sendable {
-    var url: URL
-    var maximumSize: Int
-    var range: ResourceRange?
-    var overflow: Overflow
-    var maximumRedirects: Int
-    /// The loader's timeout, as a failure names it.
-    var timeout: Double
-    /// Seconds this transfer may take in all.
-    var allowance: Double
-    /// Where the bytes it keeps are reserved from.
-    var budget: LoadMemoryBudget
 }

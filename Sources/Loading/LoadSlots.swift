@@ -2,16 +2,16 @@
 ///
 /// Resolving a playlist with fifty interstitials must not open fifty connections to one ad server at
 /// the same instant; waiters are served in the order they asked.
-actor LoadSlots {
+public actor LoadSlots {
     private var available: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    init(_ limit: Int) {
+    public init(_ limit: Int) {
         available = max(1, limit)
     }
 
     /// Runs `body` in a slot, waiting for one to free up first.
-    func run<T: Sendable>(_ body: @Sendable () async throws(LoadingError) -> T) async throws(LoadingError) -> T {
+    public func run<T: Sendable>(_ body: @Sendable () async throws(LoadingError) -> T) async throws(LoadingError) -> T {
         await acquire()
         do {
             let value = try await body()

@@ -81,4 +81,6 @@ struct Transferred: Sendable {
     var finalURL: URL
     /// True when the resource was longer than the cap and only its first bytes were kept.
     var isTruncated: Bool
+    /// What the server said about the body; nil for a local file.
+    var response: ResponseHead? = nil
 }

@@ -13,7 +13,7 @@ public struct ResourceLoader: Sendable {
     /// Asset lists are a few hundred bytes of JSON; a megabyte is already absurd.
     public static let assetListMaximumSize = 1 << 20
 
-    /// Seconds for a whole transfer; Linux's URLSession counts whole seconds, so at least 1.
+    /// Seconds for a whole transfer, at least 1 (a caller's `deadline` can still end one sooner).
     public var timeout: Double
     public var maximumRedirects: Int
     /// No transfer runs past this instant: one budget across several reads, such as a probe's
@@ -64,12 +64,14 @@ public struct ResourceLoader: Sendable {
                 allowance = min(allowance, Double(left.components.seconds) + Double(left.components.attoseconds) * 1e-18)
                 guard allowance > 0 else { throw LoadingError(location: location.description, reason: .timedOut(timeout)) }
             }
-            transferred = try await HTTPTransfer.get(TransferRequest(
+            transferred = try await HTTPTransfer.get(HTTPTransfer.Request(
                 url: location.url, maximumSize: maximumSize, range: range, overflow: overflow,
                 maximumRedirects: maximumRedirects, timeout: timeout, allowance: allowance, budget: memoryBudget))
         }
         let finalLocation = (try? ResourceLocation(url: transferred.finalURL)) ?? location
-        return LoadedResource(location: location, finalLocation: finalLocation, data: transferred.data, isTruncated: transferred.isTruncated)
+        return LoadedResource(
+            location: location, finalLocation: finalLocation, data: transferred.data, isTruncated: transferred.isTruncated,
+            response: transferred.response)
     }
 
     /// `load` for a top-level input: the one place a caller's own word can allow a local file.
@@ -87,4 +89,6 @@ public struct LoadedResource: Sendable {
     public var data: Data
     /// True when the resource went on past the cap and only its first bytes are here (`.keepFirst`).
     public var isTruncated: Bool
+    /// The HTTP response's status and headers that describe the body; nil for a local file.
+    public var response: ResponseHead? = nil
 }

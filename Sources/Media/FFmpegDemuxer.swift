@@ -1,4 +1,5 @@
 import CFFmpeg
+import COnDemand
 import Foundation
 import Glibc
 import MediaValues
@@ -32,61 +33,7 @@ public enum FFmpegDemuxer {
 
     /// Blocks the calling thread while libavformat reads the streams.
     static func streams(of bytes: Data, input: String, options: ProbeOptions, deadline: ProbeDeadline) throws(MediaError) -> [StreamParameters] {
-        FFmpegLogging.silence()
-        let memory = MemoryInput(bytes)
-        guard let io = memory.makeContext() else {
-            throw MediaError(input: input, reason: .ffmpeg(code: CFFmpeg_AVERROR(ENOMEM), message: "out of memory"))
-        }
-        defer { MemoryInput.free(io) }
-        return try withExtendedLifetime(memory) { () throws(MediaError) -> [StreamParameters] in
-            var format: UnsafePointer<AVInputFormat>?
-            // Probing keeps what it read in the context's buffer, so nothing is read twice. The file
-            // name is only a hint for formats that extensions tell apart; nothing is opened by it.
-            let score = av_probe_input_buffer2(io, &format, fileName(of: input), nil, 0, UInt32(clamping: options.probeSize))
-            guard score >= 0, let format else { throw FFmpegFailure.mediaError(score, input: input, deadline: deadline) }
-
-            let formatNames = String(cString: format.pointee.name)
-            let names = formatNames.split(separator: ",").map(String.init)
-            if names.contains("hls") {
-                throw MediaError(input: input, reason: .invalidPlaylist("a playlist where a media segment belongs"))
-            }
-            guard names.contains(where: acceptedFormats.contains) else {
-                throw MediaError(input: input, reason: .notMedia(detail: "FFmpeg reads it as '\(formatNames)'"))
-            }
-            return try streams(io, url: nil, format: format, input: input, options: options, deadline: deadline)
-        }
-    }
-
-    /// The last path component of a path or URL, without a query.
-    private static func fileName(of input: String) -> String {
-        let path = URL(string: input)?.path ?? input
-        return path.split(separator: "/").last.map(String.init) ?? ""
-    }
-
-    private static func streams(
-        _ io: UnsafeMutablePointer<AVIOContext>, url: String?, format: UnsafePointer<AVInputFormat>, input: String,
-        options: ProbeOptions, deadline: ProbeDeadline
-    ) throws(MediaError) -> [StreamParameters] {
-        guard let allocated = avformat_alloc_context() else {
-            throw MediaError(input: input, reason: .ffmpeg(code: CFFmpeg_AVERROR(ENOMEM), message: "out of memory"))
-        }
-        // Set before avformat_open_input so that opening, too, can be interrupted.
-        allocated.pointee.interrupt_callback = deadline.interruptCallback
-        allocated.pointee.probesize = Int64(options.probeSize)
-        // Microseconds, kept to what an Int64 holds whatever the options say (a day is plenty).
-        let analyze = options.analyzeDuration.isFinite ? min(max(options.analyzeDuration, 0), 86_400) : 0
-        allocated.pointee.max_analyze_duration = Int64(analyze * 1e6)
-        allocated.pointee.pb = io
-
-        var context: UnsafeMutablePointer<AVFormatContext>? = allocated
-        return try withExtendedLifetime(deadline) { () throws(MediaError) -> [StreamParameters] in
-            // On failure avformat_open_input frees the context and sets it to nil.
-            let opened = avformat_open_input(&context, url, format, nil)
-            guard opened >= 0, let open = context else {
-                throw FFmpegFailure.mediaError(opened, input: input, deadline: deadline)
-            }
-            defer { avformat_close_input(&context) }
-
+        try withOpenedInput(bytes, input: input, options: options, deadline: deadline) { (open) throws(MediaError) -> [StreamParameters] in
             let found = avformat_find_stream_info(open, nil)
             guard found >= 0 else { throw FFmpegFailure.mediaError(found, input: input, deadline: deadline) }
             if deadline.hasPassed { throw MediaError(input: input, reason: .timedOut(seconds: deadline.seconds)) }
@@ -103,6 +50,76 @@ public enum FFmpegDemuxer {
                 throw MediaError(input: input, reason: .noUsableStreams)
             }
             return streams
+        }
+    }
+
+    /// Opens `bytes` as one of the accepted containers and hands the open context to `body`; closes it after.
+    ///
+    /// The one way into libavformat: probing (`streams`) and segment analysis (`SegmentAnalysis`) differ
+    /// only in what they do with the open context.
+    static func withOpenedInput<Value>(
+        _ bytes: Data, input: String, options: ProbeOptions, deadline: ProbeDeadline,
+        _ body: (UnsafeMutablePointer<AVFormatContext>) throws(MediaError) -> Value
+    ) throws(MediaError) -> Value {
+        // FFmpeg is loaded on first use (COnDemand): a machine without it fails here, in words.
+        if let failure = COnDemand_ffmpegFailure() {
+            throw MediaError(input: input, reason: .ffmpeg(code: CFFmpeg_AVERROR(ENOSYS), message: String(cString: failure)))
+        }
+        FFmpegLogging.silence()
+        let memory = MemoryInput(bytes)
+        guard let io = memory.makeContext() else {
+            throw MediaError(input: input, reason: .ffmpeg(code: CFFmpeg_AVERROR(ENOMEM), message: "out of memory"))
+        }
+        defer { MemoryInput.free(io) }
+        return try withExtendedLifetime(memory) { () throws(MediaError) -> Value in
+            var format: UnsafePointer<AVInputFormat>?
+            // Probing keeps what it read in the context's buffer, so nothing is read twice. The file
+            // name is only a hint for formats that extensions tell apart; nothing is opened by it.
+            let score = av_probe_input_buffer2(io, &format, fileName(of: input), nil, 0, UInt32(clamping: options.probeSize))
+            guard score >= 0, let format else { throw FFmpegFailure.mediaError(score, input: input, deadline: deadline) }
+
+            let formatNames = String(cString: format.pointee.name)
+            let names = formatNames.split(separator: ",").map(String.init)
+            if names.contains("hls") {
+                throw MediaError(input: input, reason: .invalidPlaylist("a playlist where a media segment belongs"))
+            }
+            guard names.contains(where: acceptedFormats.contains) else {
+                throw MediaError(input: input, reason: .notMedia(detail: "FFmpeg reads it as '\(formatNames)'"))
+            }
+            return try open(io, format: format, input: input, options: options, deadline: deadline, body)
+        }
+    }
+
+    /// The last path component of a path or URL, without a query.
+    private static func fileName(of input: String) -> String {
+        let path = URL(string: input)?.path ?? input
+        return path.split(separator: "/").last.map(String.init) ?? ""
+    }
+
+    private static func open<Value>(
+        _ io: UnsafeMutablePointer<AVIOContext>, format: UnsafePointer<AVInputFormat>, input: String,
+        options: ProbeOptions, deadline: ProbeDeadline, _ body: (UnsafeMutablePointer<AVFormatContext>) throws(MediaError) -> Value
+    ) throws(MediaError) -> Value {
+        guard let allocated = avformat_alloc_context() else {
+            throw MediaError(input: input, reason: .ffmpeg(code: CFFmpeg_AVERROR(ENOMEM), message: "out of memory"))
+        }
+        // Set before avformat_open_input so that opening, too, can be interrupted.
+        allocated.pointee.interrupt_callback = deadline.interruptCallback
+        allocated.pointee.probesize = Int64(options.probeSize)
+        // Microseconds, kept to what an Int64 holds whatever the options say (a day is plenty).
+        let analyze = options.analyzeDuration.isFinite ? min(max(options.analyzeDuration, 0), 86_400) : 0
+        allocated.pointee.max_analyze_duration = Int64(analyze * 1e6)
+        allocated.pointee.pb = io
+
+        var context: UnsafeMutablePointer<AVFormatContext>? = allocated
+        return try withExtendedLifetime(deadline) { () throws(MediaError) -> Value in
+            // On failure avformat_open_input frees the context and sets it to nil.
+            let opened = avformat_open_input(&context, nil, format, nil)
+            guard opened >= 0, let open = context else {
+                throw FFmpegFailure.mediaError(opened, input: input, deadline: deadline)
+            }
+            defer { avformat_close_input(&context) }
+            return try body(open)
         }
     }
 

@@ -21,6 +21,8 @@ final class PlaybackSession: Sendable {
     let profile: ReceiverProfile
     let playlist: String
     let seed: UInt64
+    /// The group this session follows, if its `/play` joined one.
+    let membership: GroupMembership?
 
     private let cast: PlayingCast
     private let session: DrivenSession
@@ -28,8 +30,9 @@ final class PlaybackSession: Sendable {
     /// Starts playing `cast` on `driver` at once; `callbacks` hear what happens.
     init(
         id: String, startedAt: Date, request: SessionRequest, prepared: PreparedCast, cast: CastPlan, planner: CastPlanner, driver: SessionDriver,
-        callbacks: SessionCallbacks
+        membership: GroupMembership? = nil, callbacks: SessionCallbacks
     ) {
+        self.membership = membership
         self.id = id
         senderSessionID = request.senderSessionID
         connection = request.connection
@@ -44,7 +47,11 @@ final class PlaybackSession: Sendable {
         session = driver.start(
             SessionSetup(
                 plan: cast.plan, startPosition: prepared.request.startPosition ?? cast.startPosition, script: request.script, recorder: recorder,
-                reloads: playing),
+                reloads: playing,
+                delivery: CastSimulation.delivery(
+                    for: cast, prepared: prepared, trace: nil,
+                    fetcher: planner.media == .realtime
+                        ? PacedSegmentFetcher(client: request.client, bandwidthMbps: cast.profile.network.bandwidthMbps, timeScale: request.timeScale) : nil)),
             callbacks: callbacks)
     }
 
@@ -95,4 +102,8 @@ struct SessionRequest: Sendable {
     var senderSessionID: String?
     var connection: HTTPConnectionID?
     var script = SenderScript()
+    /// The receiver, as its fetches name it to the origin and to its pacing bucket (`realtime`).
+    var client = "airlab"
+    /// The receiver's clock scale, which its fetches' pace follows (`realtime`).
+    var timeScale = 1.0
 }

@@ -1,12 +1,15 @@
 import Emulation
 import Foundation
 import HTTP
+import SenderProtocol
 
 /// How one receiver runs: the profile it plays as and where it serves.
 public struct ReceiverConfiguration: Sendable {
     public var profile: ReceiverProfile
     /// The friendly name senders show, and the mDNS instance name.
     public var name: String
+    /// Which of the fleet's receivers of this profile it is, from 1: it tells replicas' device ids apart.
+    public var replica: Int
     public var address: String
     /// 0 picks any free port.
     public var port: UInt16
@@ -34,12 +37,13 @@ public struct ReceiverConfiguration: Sendable {
     public static let defaultIdleTimeout = HTTPServerConfiguration.defaultIdleTimeoutSeconds
 
     public init(
-        profile: ReceiverProfile, name: String? = nil, address: String = "127.0.0.1", port: UInt16 = 0, timeScale: Double = 1,
+        profile: ReceiverProfile, name: String? = nil, replica: Int = 1, address: String = "127.0.0.1", port: UInt16 = 0, timeScale: Double = 1,
         stateDirectory: URL? = nil, password: String? = nil, allowsFileURLs: Bool = false, seed: UInt64 = 1, fetchTimeout: Double = 10,
         maxConnections: Int = defaultMaxConnections, requestTimeout: Double = defaultRequestTimeout, idleTimeout: Int = defaultIdleTimeout
     ) {
         self.profile = profile
         self.name = name ?? profile.displayName
+        self.replica = replica
         self.address = address
         self.port = port
         self.timeScale = timeScale
@@ -51,6 +55,20 @@ public struct ReceiverConfiguration: Sendable {
         self.maxConnections = maxConnections
         self.requestTimeout = requestTimeout
         self.idleTimeout = idleTimeout
+    }
+
+    /// The seed of the device id: the profile's for the first receiver of a profile, so that a receiver
+    /// keeps the id it had before it had replicas, and the seed with ` #k` for the k-th, so that replicas
+    /// differ from each other while each keeps its own across restarts.
+    public var deviceIDSeed: String {
+        let seed = profile.deviceIDSeed ?? profile.name
+        return replica == 1 ? seed : "\(seed) #\(replica)"
+    }
+
+    /// Who it says it is in `/server-info` and its TXT record: decided by the configuration alone, so
+    /// that the same receiver of the same fleet is the same device to a sender after a restart.
+    public var identity: ReceiverIdentity {
+        ReceiverIdentity(name: name, model: profile.model, deviceIDSeed: deviceIDSeed, hasPassword: password != nil, profile: profile.name)
     }
 
     /// What its HTTP server listens on and the limits it keeps.

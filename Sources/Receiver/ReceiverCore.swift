@@ -20,6 +20,8 @@ final class ReceiverCore: Sendable {
     let store: SessionStore
     let metrics = ReceiverMetrics()
     let driver: SessionDriver
+    /// The groups this receiver hosts, on its session clock.
+    let groups: GroupHost
     /// Warnings for the log (a report that could not be written); read by whoever logs.
     let log: @Sendable (String) -> Void
 
@@ -52,12 +54,16 @@ final class ReceiverCore: Sendable {
         self.planner = planner
         self.driver = driver
         self.log = log
-        identity = ReceiverIdentity(
-            name: configuration.name, model: configuration.profile.model,
-            deviceIDSeed: configuration.profile.deviceIDSeed ?? configuration.profile.name, hasPassword: configuration.password != nil,
-            profile: configuration.profile.name)
+        groups = GroupHost(timeScale: configuration.timeScale, clock: driver.clock)
+        identity = configuration.identity
         store = try SessionStore(directory: configuration.stateDirectory)
         for file in store.unreadable { log("state directory: \(file) is not a readable session report; left as it is") }
+    }
+
+    /// This receiver's metrics at this moment, its counters and its gauges.
+    func metricFamilies() -> [MetricFamily] {
+        let info = ["name": configuration.name, "profile": configuration.profile.name, "deviceid": identity.deviceID]
+        return metrics.families(info: info, activeSessions: active == nil ? 0 : 1, listeners: hub.count, openConnections: openConnections())
     }
 
     var current: PlaybackSession? {
@@ -92,9 +98,14 @@ final class ReceiverCore: Sendable {
         if case .seconds(let seconds) = request.start { castRequest.startPosition = seconds }
         castRequest.sdkAds = request.sdkAds
         castRequest.sdkAdInPictureInPicture = request.sdkAdInPictureInPicture
+        if let group = request.group, group.adFree || group.selector != nil {
+            // A stitched item's ads are its ranges, not its interstitials; an ad-free participant plays none.
+            castRequest.automaticallyHandlesInterstitials = false
+        }
         let seed = request.seed ?? configuration.seed
         let prepared: PreparedCast
-        let cast: CastPlan
+        var cast: CastPlan
+        var grouped: GroupCastPlanning.Grouped?
         do throws(CastError) {
             var loaded = try await planner.prepare(castRequest)
             if case .fraction(let fraction) = request.start, !loaded.media.isLive {
@@ -103,29 +114,50 @@ final class ReceiverCore: Sendable {
             }
             prepared = loaded
             cast = try await planner.plan(prepared, profile: configuration.profile, seed: seed)
+            if let group = request.group {
+                grouped = try GroupCastPlanning.grouped(cast, prepared: prepared, selector: group.selector, adFree: group.adFree, name: group.participant)
+                cast.plan = grouped!.plan
+            }
         } catch {
             metrics.countCastRefused()
             throw ProtocolError(status: 422, "\(error.input): \(error.reason)")
         }
-
-        try sessions.withLock { sessions throws(ProtocolError) in
-            guard !sessions.stopping else { throw ProtocolError(status: 503, "the receiver is shutting down") }
-            guard sessions.latestTicket == ticket else { throw ProtocolError(status: 409, "a later /play replaced this one before it started") }
-            if let attachedTo, sessions.loading[attachedTo] == true {
-                throw ProtocolError(status: 409, "the sender closed the connection that sent /play while the cast loaded")
+        var membership: GroupMembership?
+        if let group = request.group, let grouped {
+            do throws(ProtocolError) {
+                membership = try await GroupMembership.join(group, grouped: grouped, timeScale: configuration.timeScale, clock: driver.clock)
+            } catch {
+                metrics.countCastRefused()
+                throw error
             }
+        }
+
+        do throws(ProtocolError) {
+            try sessions.withLock { sessions throws(ProtocolError) in
+                guard !sessions.stopping else { throw ProtocolError(status: 503, "the receiver is shutting down") }
+                guard sessions.latestTicket == ticket else { throw ProtocolError(status: 409, "a later /play replaced this one before it started") }
+                if let attachedTo, sessions.loading[attachedTo] == true {
+                    throw ProtocolError(status: 409, "the sender closed the connection that sent /play while the cast loaded")
+                }
+            }
+        } catch {
+            membership?.close()
+            throw error
         }
         let id = UUID().uuidString.lowercased()
         let startedAt = Date()
         let senderSessionID = request.sessionID
         let session = PlaybackSession(
             id: id, startedAt: startedAt,
-            request: SessionRequest(senderSessionID: senderSessionID, connection: attachedTo, script: request.script ?? SenderScript()),
-            prepared: prepared, cast: cast, planner: planner, driver: driver,
+            request: SessionRequest(
+                senderSessionID: senderSessionID, connection: attachedTo, script: request.script ?? SenderScript(), client: configuration.name,
+                timeScale: configuration.timeScale),
+            prepared: prepared, cast: cast, planner: planner, driver: driver, membership: membership,
             callbacks: SessionCallbacks(
-                publish: { [hub, metrics] events in
+                publish: { [hub, metrics, membership] events in
                     metrics.count(events)
                     hub.publish(events, senderSessionID: senderSessionID, sessionID: id)
+                    membership?.observe(ended: events.contains { $0.kind == .ended })
                 },
                 store: { [store, log, profile = cast.profile.name, playlist = prepared.request.playlist] report in
                     let entry = SessionStore.Entry(id: id, startedAt: startedAt, profile: profile, playlist: playlist, endReason: report.endReason)
@@ -143,7 +175,12 @@ final class ReceiverCore: Sendable {
             sessions.current = session
             return nil
         }
-        if let superseded { session.end(reason: superseded) }
+        if let superseded {
+            session.end(reason: superseded)
+            membership?.close()
+        } else {
+            membership?.attach(session)
+        }
         return session
     }
 
@@ -188,6 +225,7 @@ final class ReceiverCore: Sendable {
             return sessions.current
         }
         playing?.end(reason: "shutdown")
+        groups.closeAll()
         hub.closeAll()
     }
 }

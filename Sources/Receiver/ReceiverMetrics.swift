@@ -68,51 +68,52 @@ final class ReceiverMetrics: Sendable {
         }
     }
 
-    /// The exposition, with the gauges the caller reads at the moment of the scrape.
-    func render(info: [String: String], activeSessions: Int, listeners: Int, openConnections: Int) -> String {
+    /// The counters and the gauges given, as metric families: a receiver's own `/metrics` writes them
+    /// as they are, the process's endpoint labels them with the receiver and merges the fleet's.
+    func families(info: [String: String], activeSessions: Int, listeners: Int, openConnections: Int) -> [MetricFamily] {
         let counts = self.counts.withLock { $0 }
-        var text = ""
-        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
-            text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
-            for sample in samples { text += "\(name)\(sample.labels) \(sample.value)\n" }
+        var families: [MetricFamily] = []
+        func metric(_ name: String, _ kind: MetricFamily.Kind, _ help: String, _ samples: [MetricFamily.Sample]) {
+            families.append(MetricFamily(name: name, kind: kind, help: help, samples: samples))
         }
-        let infoLabels = info.sorted { $0.key < $1.key }.map { "\($0.key)=\"\(Self.escape($0.value))\"" }.joined(separator: ",")
-        metric("airlab_receiver_info", "gauge", "The receiver's name, profile and device id.", [("{\(infoLabels)}", "1")])
-        let requests = counts.requests.sorted { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }
-            .map { (labels: "{route=\"\($0.key.route)\",status=\"\($0.key.status)\"}", value: "\($0.value)") }
-        metric("airlab_http_requests_total", "counter", "HTTP requests answered, by route and status.", requests)
-        metric("airlab_http_open_connections", "gauge", "TCP connections open now.", [("", "\(openConnections)")])
-        metric("airlab_event_listeners", "gauge", "Reverse connections and event streams listening now.", [("", "\(listeners)")])
-        metric("airlab_sessions_active", "gauge", "Sessions playing now (0 or 1).", [("", "\(activeSessions)")])
-        metric("airlab_sessions_started_total", "counter", "Casts that started playing.", [("", "\(counts.sessionsStarted)")])
-        metric("airlab_sessions_ended_total", "counter", "Sessions that ended, for any reason.", [("", "\(counts.sessionsEnded)")])
-        metric("airlab_casts_refused_total", "counter", "Casts whose playlist could not be played.", [("", "\(counts.castsRefused)")])
-        metric("airlab_interstitials_played_total", "counter", "Interstitial events that started playing.", [("", "\(counts.interstitialsPlayed)")])
-        metric("airlab_breaks_skipped_total", "counter", "Interstitial events skipped (failed, undecodable, or sought past).", [("", "\(counts.breaksSkipped)")])
-        let labels = InterstitialEvent.Restriction.allCases.map(\.rawValue).sorted() + [Self.otherRefusal]
-        let refusals = labels.map { (labels: "{restriction=\"\($0)\"}", value: "\(counts.refusals[$0] ?? 0)") }
-        metric("airlab_refused_commands_total", "counter", "Sender commands refused by an interstitial's restrictions.", refusals)
-        let outcomes = ["deferred", "refused", "skipped"].map { (labels: "{outcome=\"\($0)\"}", value: "\(counts.sdkBreaksInPictureInPicture[$0] ?? 0)") }
-        metric("airlab_sdk_ad_breaks_in_pip_total", "counter", "SDK ad breaks that fell due in picture in picture, by what the SDK did.", outcomes)
-        metric("airlab_pip_starts_failed_total", "counter", "Requests for picture in picture that could not start.", [("", "\(counts.pictureInPictureStartsFailed)")])
-        var buckets = zip(Self.transitionBuckets, counts.transitions).map { (labels: "{le=\"\(Self.number($0.0))\"}", value: "\($0.1)") }
-        buckets.append(("{le=\"+Inf\"}", "\(counts.transitionCount)"))
-        text += "# HELP airlab_transition_seconds Simulated switching latency of every transition (startup, into and out of interstitials).\n"
-        text += "# TYPE airlab_transition_seconds histogram\n"
-        for bucket in buckets { text += "airlab_transition_seconds_bucket\(bucket.labels) \(bucket.value)\n" }
-        text += "airlab_transition_seconds_sum \(Self.number(counts.transitionSum))\n"
-        text += "airlab_transition_seconds_count \(counts.transitionCount)\n"
-        return text
+        func single(_ value: Int) -> [MetricFamily.Sample] { [MetricFamily.Sample(value: "\(value)")] }
+        func labelled(_ name: String, _ values: [(String, Int)]) -> [MetricFamily.Sample] {
+            values.map { MetricFamily.Sample(labels: [MetricFamily.Label(name: name, value: $0.0)], value: "\($0.1)") }
+        }
+        let infoLabels = info.sorted { $0.key < $1.key }.map { MetricFamily.Label(name: $0.key, value: $0.value) }
+        metric("airlab_receiver_info", .gauge, "The receiver's name, profile and device id.", [MetricFamily.Sample(labels: infoLabels, value: "1")])
+        let requests = counts.requests.sorted { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }.map {
+            MetricFamily.Sample(labels: [MetricFamily.Label(name: "route", value: $0.key.route), MetricFamily.Label(name: "status", value: "\($0.key.status)")], value: "\($0.value)")
+        }
+        metric("airlab_http_requests_total", .counter, "HTTP requests answered, by route and status.", requests)
+        metric("airlab_http_open_connections", .gauge, "TCP connections open now.", single(openConnections))
+        metric("airlab_event_listeners", .gauge, "Reverse connections and event streams listening now.", single(listeners))
+        metric("airlab_sessions_active", .gauge, "Sessions playing now (0 or 1).", single(activeSessions))
+        metric("airlab_sessions_started_total", .counter, "Casts that started playing.", single(counts.sessionsStarted))
+        metric("airlab_sessions_ended_total", .counter, "Sessions that ended, for any reason.", single(counts.sessionsEnded))
+        metric("airlab_casts_refused_total", .counter, "Casts whose playlist could not be played.", single(counts.castsRefused))
+        metric("airlab_interstitials_played_total", .counter, "Interstitial events that started playing.", single(counts.interstitialsPlayed))
+        metric("airlab_breaks_skipped_total", .counter, "Interstitial events skipped (failed, undecodable, or sought past).", single(counts.breaksSkipped))
+        let restrictions = InterstitialEvent.Restriction.allCases.map(\.rawValue).sorted() + [Self.otherRefusal]
+        metric(
+            "airlab_refused_commands_total", .counter, "Sender commands refused by an interstitial's restrictions.",
+            labelled("restriction", restrictions.map { ($0, counts.refusals[$0] ?? 0) }))
+        metric(
+            "airlab_sdk_ad_breaks_in_pip_total", .counter, "SDK ad breaks that fell due in picture in picture, by what the SDK did.",
+            labelled("outcome", ["deferred", "refused", "skipped"].map { ($0, counts.sdkBreaksInPictureInPicture[$0] ?? 0) }))
+        metric("airlab_pip_starts_failed_total", .counter, "Requests for picture in picture that could not start.", single(counts.pictureInPictureStartsFailed))
+        var histogram = zip(Self.transitionBuckets, counts.transitions).map {
+            MetricFamily.Sample(suffix: "_bucket", labels: [MetricFamily.Label(name: "le", value: MetricFamily.number($0.0))], value: "\($0.1)")
+        }
+        histogram.append(MetricFamily.Sample(suffix: "_bucket", labels: [MetricFamily.Label(name: "le", value: "+Inf")], value: "\(counts.transitionCount)"))
+        histogram.append(MetricFamily.Sample(suffix: "_sum", value: MetricFamily.number(counts.transitionSum)))
+        histogram.append(MetricFamily.Sample(suffix: "_count", value: "\(counts.transitionCount)"))
+        metric(
+            "airlab_transition_seconds", .histogram,
+            "Simulated switching latency of every transition (startup, into and out of interstitials).", histogram)
+        return families
     }
 
     /// The label of refusals no restriction made (a command that was wrong in itself).
     static let otherRefusal = "other"
-
-    static func number(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-
-    static func escape(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
-    }
 }

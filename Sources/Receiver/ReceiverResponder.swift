@@ -20,8 +20,10 @@ struct ReceiverResponder: HTTPResponder {
         let response: HTTPResponse
         switch route {
         case .playbackInfo:
-            let info = core.current?.activeEngineNow.map(PlaybackInfo.init(engine:)) ?? .noSession
-            response = HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: info.propertyList())
+            response = HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: playbackInfo().propertyList())
+        case .group:
+            guard let reading = core.groups.clockReading(path: request.path) else { return nil }
+            response = reading
         case .serverInfo:
             response = HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: core.identity.serverInfo.propertyList())
         case .scrub:
@@ -32,6 +34,19 @@ struct ReceiverResponder: HTTPResponder {
         }
         core.metrics.countRequest(route: route, status: response.status)
         return response
+    }
+
+    /// What the session playing shows a polling sender; a grouped session shows its group's status.
+    private func playbackInfo() -> PlaybackInfo {
+        guard let session = core.current, let engine = session.activeEngineNow else { return .noSession }
+        var info = PlaybackInfo(engine: engine)
+        if let membership = session.membership {
+            let shown = membership.status(of: engine)
+            info.follow(group: membership.request.groupID, status: shown.status, resumeRate: shown.resumeRate)
+            info.groupSync = PlaybackInfo.GroupSync(
+                error: shown.syncError, clockBound: membership.clockBound, groupTime: shown.groupTime, corrections: shown.corrections)
+        }
+        return info
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
@@ -78,6 +93,7 @@ struct ReceiverResponder: HTTPResponder {
         case .events: return events()
         case .sessions: return sessionList()
         case .metrics: return metrics()
+        case .groups, .group: return try core.groups.respond(to: request)
         case .serverInfo, .playbackInfo, .scrub:
             // The reads the polling thread answers (`immediateResponse`) reach here only if it did not.
             return immediateResponse(to: request) ?? HTTPResponse.text("no endpoint \(request.path)\n", status: 404)
@@ -96,7 +112,7 @@ struct ReceiverResponder: HTTPResponder {
 
     /// A command to the session playing; a refusal by a restriction is a 403 naming it and the event.
     private func command(_ command: PlaybackCommand) throws(ProtocolError) -> HTTPResponse {
-        guard let session = core.active, let events = session.handle(command) else {
+        guard let session = core.active, let events = sessionCommand(command, to: session) else {
             throw ProtocolError(status: 409, "no session is playing; cast with POST /play first")
         }
         if let refusal = events.first(where: { $0.kind == .commandRefused }) {
@@ -109,6 +125,17 @@ struct ReceiverResponder: HTTPResponder {
             return HTTPResponse(status: error.status, headers: headers, body: Data((error.reason + "\n").utf8))
         }
         return HTTPResponse(status: 200)
+    }
+
+    /// What a command to `session` caused. A grouped session sends transport to its group (as
+    /// AVPlayerPlaybackCoordinator intercepts rate and time), once a copy of its engine has checked
+    /// SKIP and JUMP: the restrictions are the originator's to enforce.
+    private func sessionCommand(_ command: PlaybackCommand, to session: PlaybackSession) -> [PlaybackEvent]? {
+        guard let membership = session.membership else { return session.handle(command) }
+        var trial = session.engineNow
+        let tried = trial.handle(command, at: trial.now)
+        if tried.contains(where: { $0.kind == .commandRefused }) { return tried }
+        return membership.senderCommand(command) ?? []
     }
 
     // MARK: - Properties
@@ -278,10 +305,7 @@ struct ReceiverResponder: HTTPResponder {
     }
 
     private func metrics() -> HTTPResponse {
-        let info = ["name": core.configuration.name, "profile": core.configuration.profile.name, "deviceid": core.identity.deviceID]
-        let text = core.metrics.render(
-            info: info, activeSessions: core.active == nil ? 0 : 1, listeners: core.hub.count,
-            openConnections: core.openConnections())
+        let text = MetricFamily.exposition(core.metricFamilies())
         return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 

@@ -12,6 +12,12 @@ public struct BreakOutcome: Sendable, Equatable {
     public var transitionOut: Transition?
     /// True for an SDK ad break that picture in picture cost (skipped, refused, or deferred past the end).
     public var lostToPictureInPicture = false
+    /// When segments were fetched: the stalls inside the break, and its segment failures (each try
+    /// that failed, and each asset given up on).
+    public var stalls = 0
+    public var stallSeconds: Double = 0
+    public var segmentErrors: [String] = []
+    public var assetsFailed: [String] = []
 
     /// The dimensions that differed on the way in, as "frame_rate 30/1 -> 25/1".
     public var mismatches: [String] {
@@ -51,8 +57,24 @@ public struct BreakOutcome: Sendable, Equatable {
             case .transition:
                 let transition = entry.transition
                 moments.append((entry.start, { if $0.transitionOut == nil { $0.transitionOut = transition } }, eventID))
+            case .stall:
+                let seconds = max(0, entry.end - entry.start)
+                moments.append((entry.start, { $0.stalls += 1; $0.stallSeconds += seconds }, eventID))
             default:
                 break
+            }
+        }
+        // A segment failure belongs to the break playing (or being switched into) when it happened.
+        var playing: String?
+        for event in session.events {
+            switch event.kind {
+            case .transitionStarted where event.assetIndex != nil, .assetStarted, .interstitialStarted: playing = event.eventID
+            case .interstitialEnded: playing = nil
+            case .segmentFailed:
+                if let id = playing, let reason = event.reason { moments.append((event.time, { $0.segmentErrors.append(reason) }, id)) }
+            case .assetFailed:
+                if let id = event.eventID, let reason = event.reason { moments.append((event.time, { $0.assetsFailed.append(reason) }, id)) }
+            default: break
             }
         }
         for skip in session.skipped where skip.assetIndex == nil {
@@ -84,6 +106,9 @@ public struct LabThresholds: Sendable {
     /// Fail an SDK ad break that picture in picture cost (`--fail-on-lost-ads`); otherwise such a break
     /// is reported and passes, since losing it is what the SDK's rule does.
     public var failOnLostAds: Bool
+    /// Fail a break's `rebuffer` case when it stalled longer than this in all (`--max-rebuffer-s`);
+    /// nil reports stalls without failing on them.
+    public var maxRebufferSeconds: Double?
 
     public init(
         maxTransitionMilliseconds: Double? = nil, failOnSkippedBreaks: Bool = true, failOnSessionErrors: Bool = false, failOnLostAds: Bool = false
@@ -100,6 +125,25 @@ public struct LabThresholds: Sendable {
         let problems = session.errors + session.diagnostics.filter { $0.severity == .error }.map(\.description)
         guard !problems.isEmpty else { return nil }
         return "\(problems.count) error(s) in the session: " + problems.joined(separator: "; ")
+    }
+
+    /// Why the break's segments case fails (an asset given up on mid-break), or nil.
+    public func segmentsFailure(of outcome: BreakOutcome) -> String? {
+        guard !outcome.assetsFailed.isEmpty else { return nil }
+        return "\(outcome.assetsFailed.count) asset(s) failed: " + outcome.assetsFailed.joined(separator: "; ")
+    }
+
+    /// Why the break's rebuffer case fails, or nil.
+    public func rebufferFailure(of outcome: BreakOutcome) -> String? {
+        guard let limit = maxRebufferSeconds, outcome.stallSeconds > limit + 1e-9 else { return nil }
+        return "\(outcome.stalls) stall(s), \(outcome.stallSeconds.plainText) s in all, more than the \(limit.plainText) s allowed"
+    }
+
+    /// Whether anything in `session` fails these thresholds.
+    public func anyFailure(in session: SessionReport) -> Bool {
+        BreakOutcome.outcomes(of: session).contains { outcome in
+            failure(of: outcome) != nil || (session.media != nil && (segmentsFailure(of: outcome) != nil || rebufferFailure(of: outcome) != nil))
+        }
     }
 
     /// Why `outcome` fails, or nil when it passes.

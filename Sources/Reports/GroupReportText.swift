@@ -10,13 +10,13 @@ public enum GroupReportText {
         if !report.mixedPolicy.isEmpty {
             lines.append("  mixed policy: \(report.mixedPolicy.joined(separator: ", ")) differ from the first participant's policy")
         }
-        var rows = [["PARTICIPANT", "PROFILE", "POLICY", "WAITED", "WAITED FOR", "MISSED", "REPLACED", "JUMPS", "SYNC MAX", "SYNC P95", "ABOVE"]]
+        var rows = [["PARTICIPANT", "PROFILE", "POLICY", "WAITED", "WAITED FOR", "MISSED", "REPLACED", "JUMPS", "CORRECTIONS", "SYNC MAX", "SYNC P95", "ABOVE"]]
         for participant in report.participants {
             let waitedFor = participant.waitedFor.map { "\($0.holder) \(s($0.seconds))" }.joined(separator: ", ")
             rows.append([
                 participant.name, participant.profile, policy(participant.policy), s(participant.waitingSeconds),
                 waitedFor.isEmpty ? "-" : waitedFor + (participant.criticalHolder.map { " (critical \($0))" } ?? ""),
-                s(participant.missedByCatchUp), s(participant.replacedByAd), String(participant.catchUpJumps.count),
+                s(participant.missedByCatchUp), s(participant.replacedByAd), String(participant.catchUpJumps.count), String(participant.corrections),
                 s(participant.syncError.max), s(participant.syncError.p95), SessionReportText.seconds(participant.syncError.secondsAbove),
             ])
         }

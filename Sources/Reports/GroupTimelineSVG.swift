@@ -3,9 +3,10 @@ import Foundation
 
 /// The HTML view of a group run: the table, and one SVG with a lane per participant on the group
 /// time axis: its ads and stalls (its suspensions), its waits hatched and labelled with the holder
-/// that ended last, and its catch-up jumps as arrows labelled with the seconds missed.
+/// that ended last, its catch-up jumps as arrows labelled with the seconds missed, and under it a
+/// strip of its sync error against the tolerance.
 public enum GroupTimelineSVG {
-    static let laneHeight = 40.0
+    static let laneHeight = 62.0
     static let labelWidth = 120.0
     static let axisWidth = 900.0
 
@@ -14,6 +15,7 @@ public enum GroupTimelineSVG {
         .jump { stroke: #222; stroke-width: 1.5; fill: none; } .label { font-size: 11px; font-family: sans-serif; }
         .lane-label { font-size: 13px; font-family: sans-serif; } .axis { font-size: 11px; fill: #555; font-family: sans-serif; }
         .lane-line { stroke: #4a7bd0; stroke-width: 4; }
+        .sync-back { fill: #f4f4f4; } .sync-error { fill: #7a4fc9; } .sync-tolerance { stroke: #d22; stroke-width: 1; stroke-dasharray: 3 2; }
         """
 
     public static func page(_ report: GroupReport) -> String {
@@ -43,10 +45,11 @@ public enum GroupTimelineSVG {
     public static func render(_ report: GroupReport) -> String {
         let e = JUnitReport.escape
         let end = report.participants.flatMap { participant in
-            participant.timeControlStatus.map(\.at) + participant.suspensions.compactMap(\.end)
+            participant.timeControlStatus.map(\.at) + participant.suspensions.compactMap(\.end) + participant.syncError.pieces.map(\.end)
         }.max() ?? 1
         let scale = axisWidth / max(1, end)
-        func x(_ time: Double) -> String { TimelineSVG.format(labelWidth + time * scale) }
+        func position(_ time: Double) -> Double { labelWidth + time * scale }
+        func x(_ time: Double) -> String { TimelineSVG.format(position(time)) }
         func width(_ seconds: Double) -> String { TimelineSVG.format(max(1, seconds * scale)) }
         let height = laneHeight * Double(report.participants.count) + 30
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"group-timeline\" width=\"\(Int(saturating: labelWidth + axisWidth + 100))\" height=\"\(Int(saturating: height))\">\n"
@@ -72,6 +75,7 @@ public enum GroupTimelineSVG {
                 svg += "<path class=\"jump\" d=\"M\(x(jump.at)) 30 l0 -24 l-4 6 m4 -6 l4 6\"><title>\(e("jumped from \(TimelineSVG.format(jump.from)) to \(TimelineSVG.format(jump.to))"))</title></path>\n"
                 svg += "<text class=\"label\" x=\"\(x(jump.at))\" y=\"38\">\(e("missed \(TimelineSVG.format(jump.seconds)) s"))</text>\n"
             }
+            svg += GroupSyncStripSVG.render(participant.syncError, top: 42, x: position)
             svg += "</g>\n"
         }
         let axisY = laneHeight * Double(report.participants.count) + 14

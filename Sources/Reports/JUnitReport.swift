@@ -22,6 +22,24 @@ public enum JUnitReport {
                     testCase += ">\n      <system-out>\(escape(details(of: outcome)))</system-out>\n    </testcase>"
                 }
                 cases.append(testCase)
+                guard session.media != nil else { continue }
+                // Fetching segments adds two cases per break: its segments, and its stalls.
+                let name = escape(outcome.eventID)
+                let classname = "airlab.\(escape(session.profile))"
+                let segments = outcome.segmentErrors.isEmpty ? "no segment failed" : outcome.segmentErrors.joined(separator: "\n")
+                let rebuffer = "\(outcome.stalls) stall(s), \(outcome.stallSeconds.plainText) s"
+                for (suffix, failure, detail) in [
+                    ("segments", thresholds.segmentsFailure(of: outcome), segments), ("rebuffer", thresholds.rebufferFailure(of: outcome), rebuffer),
+                ] {
+                    if let failure {
+                        failures += 1
+                        cases.append("    <testcase classname=\"\(classname)\" name=\"\(name) \(suffix)\" time=\"0\">\n"
+                            + "      <failure message=\"\(escape(failure))\">\(escape(detail))</failure>\n    </testcase>")
+                    } else {
+                        cases.append("    <testcase classname=\"\(classname)\" name=\"\(name) \(suffix)\" time=\"0\">\n"
+                            + "      <system-out>\(escape(detail))</system-out>\n    </testcase>")
+                    }
+                }
             }
             if let failure = thresholds.sessionFailure(of: session) {
                 // Errors belong to no break: they get a case of their own, so CI shows them as a failure.

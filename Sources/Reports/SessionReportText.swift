@@ -39,6 +39,17 @@ public enum SessionReportText {
             + "commands refused: \(totals.refusedCommands)")
         lines.append("  time: \(seconds(totals.sessionSeconds)) s in all: primary \(seconds(totals.primarySeconds)) s, "
             + "interstitials \(seconds(totals.interstitialSeconds)) s, switching \(seconds(totals.transitionSeconds)) s, paused \(seconds(totals.pausedSeconds)) s")
+        if let media = session.media {
+            let startup = totals.startupSeconds.map { "startup \(seconds($0, places: 3)) s; " } ?? ""
+            let throughput = media.throughputMbps.map { "; throughput p50 \(seconds($0.p50)) Mbit/s" } ?? ""
+            let firstByte = media.timeToFirstByteMilliseconds.map { ", TTFB p95 \(milliseconds($0.p95))" } ?? ""
+            lines.append("  media (\(media.mode)): \(startup)\(totals.stalls) stall(s), \(seconds(totals.stallSeconds)) s, "
+                + "rebuffering \(seconds(totals.rebufferingRatio * 100)) %; \(media.segments) segments, \(media.bytes) bytes\(throughput)\(firstByte); "
+                + "segment errors \(totals.segmentErrors), assets failed \(totals.assetsFailed)")
+            for change in session.variantSwitches ?? [] {
+                lines.append("  switched down at \(seconds(change.time)) s (position \(seconds(change.position)) s) to \(change.to): \(change.reason)")
+            }
+        }
         if let intervals = session.pictureInPicture {
             let spans = intervals.map { "\(seconds($0.start))-\(seconds($0.end)) s" }
             lines.append("  picture in picture: " + spans.joined(separator: ", "))
@@ -70,6 +81,9 @@ public enum SessionReportText {
         case .interstitial:
             let asset = (entry.assetIndex ?? 0) + 1
             return "'\(entry.eventID ?? "?")' asset \(asset) for \(seconds(entry.end - entry.start)) s (\(entry.assetURI ?? "?"))"
+        case .stall:
+            let inBreak = entry.eventID.map { " in '\($0)'" } ?? " at \(seconds(entry.positionStart ?? 0)) s"
+            return "\(entry.stall?.rawValue ?? "stall")\(inBreak) for \(seconds(entry.end - entry.start)) s"
         case .transition, .loading:
             guard let transition = entry.transition else { return milliseconds((entry.end - entry.start) * 1000) }
             let direction: String? = entry.eventID.map { eventID in

@@ -15,7 +15,7 @@ public enum TimelineSVG {
     static let style = """
         .primary { fill: #4a7bd0; } .interstitial { fill: #f0a030; } .transition { fill: #222; }
         .paused { fill: #bbb; } .loading { fill: #777; } .refused { fill: #d22; }
-        .picture-in-picture { fill: #6a4; fill-opacity: 0.25; }
+        .picture-in-picture { fill: #6a4; fill-opacity: 0.25; } .stall { fill: url(#stall-hatch); stroke: #d22; stroke-width: 1; }
         .lane-label { font-size: 13px; font-family: sans-serif; } .axis { font-size: 11px; fill: #555; font-family: sans-serif; }
         """
 
@@ -33,6 +33,9 @@ public enum TimelineSVG {
         let scale = axisWidth / longest
         let height = laneHeight * Double(sessions.count) + 30
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"\(Int(saturating: labelWidth + axisWidth + 20))\" height=\"\(Int(saturating: height))\">\n"
+        // Stalls are hatched red: they stand out from a pause (grey) and from an ad (orange).
+        svg += "<defs><pattern id=\"stall-hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+            + "<rect width=\"3\" height=\"6\" fill=\"#d22\"/></pattern></defs>\n"
         for (index, session) in sessions.enumerated() {
             let y = Double(index) * laneHeight
             svg += "<g class=\"lane\" data-profile=\"\(e(session.profile))\" transform=\"translate(0,\(format(y)))\">\n"
@@ -72,6 +75,7 @@ public enum TimelineSVG {
         case .primary: return "primary \(format(entry.positionStart ?? 0))→\(format(entry.positionEnd ?? 0)), \(span)"
         case .paused: return "paused, \(span)"
         case .interstitial: return "'\(entry.eventID ?? "?")' asset \((entry.assetIndex ?? 0) + 1), \(span)"
+        case .stall: return "stall (\(entry.stall?.rawValue ?? "?")), \(span)"
         case .transition, .loading:
             return "\(entry.kind.rawValue) " + (entry.transition.map { SessionReportText.breakdown($0, direction: nil) } ?? span)
         }

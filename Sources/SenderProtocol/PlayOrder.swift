@@ -28,6 +28,8 @@ public struct PlayOrder: Sendable, Equatable, Codable {
     public var sdkAdBreaks: JSONValue?
     /// What the SDK does with a break due in picture in picture: skip (the default), defer or attempt.
     public var sdkAdInPictureInPicture: String?
+    /// The group this receiver joins as a participant (`GroupJoin`).
+    public var group: GroupJoin?
 
     public init(url: String) {
         self.url = url
@@ -35,7 +37,7 @@ public struct PlayOrder: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case url, start, detached, automaticallyHandlesInterstitialEvents, interstitialEvents, audioLanguage, seed, script, sessionID
-        case sdkAdBreaks, sdkAdInPictureInPicture
+        case sdkAdBreaks, sdkAdInPictureInPicture, group
 
         /// What the member must be, for the 400 that names it.
         var expected: String {
@@ -50,6 +52,7 @@ public struct PlayOrder: Sendable, Equatable, Codable {
             case .sessionID: "text"
             case .sdkAdBreaks: "an object with a \"breaks\" array"
             case .sdkAdInPictureInPicture: "skip, defer or attempt as text"
+            case .group: "an object with url, participant and optionally contentID, stitched and policy"
             }
         }
     }
@@ -71,6 +74,7 @@ public struct PlayOrder: Sendable, Equatable, Codable {
         sessionID = try field(.sessionID)
         sdkAdBreaks = try field(.sdkAdBreaks)
         sdkAdInPictureInPicture = try field(.sdkAdInPictureInPicture)
+        group = try field(.group)
     }
 
     /// Defaults are left out, so the body says only what the sender asked for.
@@ -87,6 +91,7 @@ public struct PlayOrder: Sendable, Equatable, Codable {
         try container.encodeIfPresent(sessionID, forKey: .sessionID)
         try container.encodeIfPresent(sdkAdBreaks, forKey: .sdkAdBreaks)
         try container.encodeIfPresent(sdkAdInPictureInPicture, forKey: .sdkAdInPictureInPicture)
+        try container.encodeIfPresent(group, forKey: .group)
     }
 
     /// The JSON body.
@@ -103,5 +108,28 @@ public struct StartedSession: Sendable, Equatable, Codable {
         self.sessionID = sessionID
         self.profile = profile
         self.receiver = receiver
+    }
+}
+
+/// The JSON `/play` extension that makes the receiver a participant of a group hosted on any receiver
+/// (research §4.3): `{"url": "http://h:7000/groups/g1", "participant": "A", "contentID": "movie-42",
+/// "stitched": "uri:*/ad-*", "policy": {"waitFor": ["playingInterstitial"]}}`.
+public struct GroupJoin: Sendable, Equatable, Codable {
+    /// The group on its host.
+    public var url: String
+    public var participant: String
+    /// Checked against the group's when given.
+    public var contentID: String?
+    /// A stitched-ad selector (`uri:GLOB`, `daterange:CLASS=…`, `ranges:S+D,…`): the participant's
+    /// item has its ads stitched in, and these are they.
+    public var stitched: String?
+    /// This participant's policy; the group's default when absent.
+    public var policy: GroupPolicy?
+    /// Plays no ads at all (automatic handling off), as an ad-free subscriber.
+    public var adFree: Bool?
+
+    public init(url: String, participant: String) {
+        self.url = url
+        self.participant = participant
     }
 }

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import HLS
 
 /// `POST /play`, read in every form senders use (DESIGN.md §3).
 ///
@@ -33,6 +34,8 @@ public struct PlayRequest: Sendable {
     /// JSON extension: ad breaks the sender's ad SDK starts itself, and its rule for picture in picture.
     public var sdkAds: SDKAdSchedule?
     public var sdkAdInPictureInPicture = SDKAdInPictureInPicture.skip
+    /// JSON extension: the group this receiver joins, checked.
+    public var group: GroupMembershipRequest?
 
     /// The body forms, as `Content-Type` names them or as their first bytes show.
     public enum BodyForm: Sendable {
@@ -134,6 +137,7 @@ public struct PlayRequest: Sendable {
             }
             request.sdkAdInPictureInPicture = read
         }
+        if let join = order.group { request.group = try GroupMembershipRequest(join) }
         if let text = order.script {
             do throws(SenderScript.SyntaxError) {
                 request.script = try SenderScript(parsing: text)
@@ -215,5 +219,45 @@ struct LegacyPlayBody: Decodable {
         startPositionSeconds = try container.wireField(.startPositionSeconds, expected: "a number")
         uuid = try container.wireField(.uuid, expected: "text")
         sessionID = try container.wireField(.sessionID, expected: "text")
+    }
+}
+
+/// A `GroupJoin` read and checked: where the group's host is, and the participant's wishes.
+public struct GroupMembershipRequest: Sendable {
+    public var host: String
+    public var port: UInt16
+    public var groupID: String
+    public var participant: String
+    public var contentID: String?
+    public var selector: StitchedSelector?
+    public var policy: GroupPolicy?
+    public var adFree: Bool
+    /// The group's path on its host.
+    public var path: String { "/groups/\(groupID)" }
+
+    init(_ join: GroupJoin) throws(ProtocolError) {
+        guard let url = URL(string: join.url), url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
+            throw ProtocolError("group.url '\(join.url.prefix(200))' is not an http URL of a group, such as http://127.0.0.1:7000/groups/g1")
+        }
+        let parts = url.path.split(separator: "/")
+        guard parts.count == 2, parts[0] == "groups", GroupCreation.isValidName(String(parts[1])) else {
+            throw ProtocolError("group.url '\(join.url.prefix(200))' does not name a group: its path must be /groups/ID")
+        }
+        if let refusal = GroupCreation.nameRefusal("group.participant", join.participant) { throw ProtocolError(refusal) }
+        self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        port = UInt16(exactly: url.port ?? 80) ?? 80
+        groupID = String(parts[1])
+        participant = join.participant
+        contentID = join.contentID
+        if let text = join.stitched {
+            do throws(StitchedSelector.SyntaxError) {
+                selector = try StitchedSelector(argument: text)
+            } catch {
+                throw ProtocolError("group.stitched '\(text.prefix(200))': \(error.reason)")
+            }
+        }
+        policy = join.policy
+        adFree = join.adFree ?? false
+        if let refusal = GroupCreation.limitsRefusal(policy, field: "group.policy.participantLimits") { throw ProtocolError(refusal) }
     }
 }

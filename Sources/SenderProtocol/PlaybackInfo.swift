@@ -19,6 +19,35 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
     public var presentation: Presentation?
     /// True while an interstitial with the SKIP restriction plays: no skipping, in any mode.
     public var requiresLinearPlayback = false
+    /// `AVPlayer.timeControlStatus` (`playing`, `paused`, `waitingToPlayAtSpecifiedRate`) and
+    /// `reasonForWaitingToPlay` while waiting; a grouped receiver shows its group's.
+    public var timeControlStatus = "paused"
+    public var reasonForWaitingToPlay: String?
+    /// `playbackLikelyToKeepUp`: from the buffer when the receiver fetches segments, else ready and
+    /// not empty, as a receiver that plays on the latency model has it.
+    public var likelyToKeepUp: Bool
+    /// The group the session follows, if it joined one.
+    public var groupID: String?
+    /// A grouped session's sync error now and how far its clock may be off the group's.
+    public var groupSync: GroupSync?
+
+    public struct GroupSync: Sendable, Equatable {
+        /// Its primary position minus the group's, in seconds; nil while it does not follow.
+        public var error: Double?
+        /// Half the best round trip of its clock exchange with the group's host.
+        public var clockBound: Double
+        /// The group clock when this was read, as the participant estimates it.
+        public var groupTime: Double
+        /// Times the coordinator has moved it while it followed.
+        public var corrections: Int
+
+        public init(error: Double?, clockBound: Double, groupTime: Double, corrections: Int) {
+            self.error = error
+            self.clockBound = clockBound
+            self.groupTime = groupTime
+            self.corrections = corrections
+        }
+    }
 
     public static let noSession = PlaybackInfo(duration: nil, position: 0, rate: 0, readyToPlay: false, bufferEmpty: true)
 
@@ -31,6 +60,7 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
         self.rate = rate
         self.readyToPlay = readyToPlay
         self.bufferEmpty = bufferEmpty
+        likelyToKeepUp = readyToPlay && !bufferEmpty
         self.loaded = loaded
         self.seekable = seekable
     }
@@ -54,6 +84,31 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
         }
         presentation = engine.presentation
         requiresLinearPlayback = engine.requiresLinearPlayback
+        if let buffer = engine.bufferStatus {
+            // A receiver that fetches its segments reports what it holds, not the whole stream.
+            loaded = buffer.loaded
+            bufferEmpty = switching || buffer.isStalled || (buffer.ahead <= 0 && !buffer.isComplete)
+            likelyToKeepUp = !switching && buffer.likelyToKeepUp
+        }
+        if engine.state == .stalled {
+            timeControlStatus = "waitingToPlayAtSpecifiedRate"
+            reasonForWaitingToPlay = "toMinimizeStalls"
+        } else if switching {
+            timeControlStatus = "waitingToPlayAtSpecifiedRate"
+            // Switching into or out of a break is waiting on the interstitial; loading, on the buffer.
+            reasonForWaitingToPlay = engine.state == .transitioning ? "interstitialEvent" : "toMinimizeStalls"
+        } else {
+            timeControlStatus = engine.rate > 0 ? "playing" : "paused"
+        }
+    }
+
+    /// What a participant of group `id` shows: its group's status, and while it waits for the others,
+    /// the rate it will resume at and a position that stands still (AVFoundation's behaviour).
+    public mutating func follow(group id: String, status: (status: String, reason: String?), resumeRate: Double) {
+        groupID = id
+        timeControlStatus = status.status
+        reasonForWaitingToPlay = status.reason
+        if status.reason == "waitingForCoordinatedPlayback" { rate = resumeRate }
     }
 
     /// The XML property list senders parse. Senders poll it several times a second, so its value is
@@ -69,11 +124,22 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
             CodingKeys.position.stringValue: .real(position), CodingKeys.rate.stringValue: .real(rate),
             CodingKeys.readyToPlay.stringValue: .boolean(readyToPlay), CodingKeys.playbackBufferEmpty.stringValue: .boolean(bufferEmpty),
             CodingKeys.playbackBufferFull.stringValue: .boolean(!bufferEmpty && readyToPlay),
-            CodingKeys.playbackLikelyToKeepUp.stringValue: .boolean(readyToPlay && !bufferEmpty),
+            CodingKeys.playbackLikelyToKeepUp.stringValue: .boolean(likelyToKeepUp),
             CodingKeys.loadedTimeRanges.stringValue: .array(loaded.map { [Self.timeRange($0)] } ?? []),
             CodingKeys.seekableTimeRanges.stringValue: .array(seekable.map { [Self.timeRange($0)] } ?? []),
         ]
-        if let duration { dictionary[CodingKeys.duration.stringValue] = .real(duration) }
+        if let duration {
+            dictionary[CodingKeys.duration.stringValue] = .real(duration)
+            dictionary[CodingKeys.timeControlStatus.stringValue] = .string(timeControlStatus)
+        }
+        if let reasonForWaitingToPlay { dictionary[CodingKeys.reasonForWaitingToPlay.stringValue] = .string(reasonForWaitingToPlay) }
+        if let groupID { dictionary[CodingKeys.groupID.stringValue] = .string(groupID) }
+        if let groupSync {
+            if let error = groupSync.error { dictionary[CodingKeys.groupSyncError.stringValue] = .real(error) }
+            dictionary[CodingKeys.groupClockBound.stringValue] = .real(groupSync.clockBound)
+            dictionary[CodingKeys.groupTime.stringValue] = .real(groupSync.groupTime)
+            dictionary[CodingKeys.groupCorrections.stringValue] = .integer(Int64(groupSync.corrections))
+        }
         if let presentation {
             dictionary[CodingKeys.presentationMode.stringValue] = .string(presentation.mode.rawValue)
             dictionary[CodingKeys.pictureInPictureSupported.stringValue] = .boolean(presentation.supportsPictureInPicture)
@@ -95,6 +161,7 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
         case duration, position, rate, readyToPlay, playbackBufferEmpty, playbackBufferFull, playbackLikelyToKeepUp
         case loadedTimeRanges, seekableTimeRanges
         case presentationMode, pictureInPictureSupported, pictureInPicturePossible, pictureInPictureActive, requiresLinearPlayback
+        case timeControlStatus, reasonForWaitingToPlay, groupID, groupSyncError, groupClockBound, groupTime, groupCorrections
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -110,6 +177,16 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
         bufferEmpty = try container.decode(Bool.self, forKey: .playbackBufferEmpty)
         loaded = try container.decodeIfPresent([TimeRange].self, forKey: .loadedTimeRanges)?.first.flatMap(Self.closedRange)
         seekable = try container.decodeIfPresent([TimeRange].self, forKey: .seekableTimeRanges)?.first.flatMap(Self.closedRange)
+        likelyToKeepUp = try container.decodeIfPresent(Bool.self, forKey: .playbackLikelyToKeepUp) ?? (readyToPlay && !bufferEmpty)
+        timeControlStatus = try container.decodeIfPresent(String.self, forKey: .timeControlStatus) ?? "paused"
+        reasonForWaitingToPlay = try container.decodeIfPresent(String.self, forKey: .reasonForWaitingToPlay)
+        groupID = try container.decodeIfPresent(String.self, forKey: .groupID)
+        if let bound = try container.decodeIfPresent(Double.self, forKey: .groupClockBound) {
+            groupSync = GroupSync(
+                error: try container.decodeIfPresent(Double.self, forKey: .groupSyncError), clockBound: bound,
+                groupTime: try container.decodeIfPresent(Double.self, forKey: .groupTime) ?? 0,
+                corrections: try container.decodeIfPresent(Int.self, forKey: .groupCorrections) ?? 0)
+        }
         if let name = try container.decodeIfPresent(String.self, forKey: .presentationMode), let mode = PresentationMode(wireName: name) {
             var read = Presentation(supportsPictureInPicture: try container.decodeIfPresent(Bool.self, forKey: .pictureInPictureSupported) ?? false)
             read.mode = mode

@@ -53,7 +53,7 @@ public enum PlaybackLogs {
                     uri: uri, sessionID: sessionID, startTime: startedAt.addingTimeInterval(entry.start),
                     durationWatched: entry.end - entry.start, startupTime: startup ?? 0))
                 startup = nil
-            case .paused:
+            case .paused, .stall:
                 continue
             }
         }

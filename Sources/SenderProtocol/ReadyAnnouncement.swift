@@ -10,6 +10,21 @@ public enum ReadyAnnouncement {
         return "airlabd: receiver \"\(name)\" profile \(profile) listening on http://\(authority)"
     }
 
+    /// `airlabd: metrics for the process on http://HOST:PORT/metrics`, before `ready` when
+    /// `--metrics-address` is given: with port 0 it says which port was picked.
+    public static func metricsLine(host: String, port: UInt16) -> String {
+        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        return "\(metricsPrefix)\(authority)/metrics"
+    }
+
+    /// The `HOST:PORT` of a metrics line; nil for any other line.
+    public static func metrics(in line: String) -> String? {
+        guard line.hasPrefix(metricsPrefix), line.hasSuffix("/metrics") else { return nil }
+        return String(line.dropFirst(metricsPrefix.count).dropLast("/metrics".count))
+    }
+
+    private static let metricsPrefix = "airlabd: metrics for the process on http://"
+
     /// The name, profile and `HOST:PORT` of a receiver line; nil for any other line. The name may hold
     /// anything, quotes included: it is what lies between the first quote and the last `" profile `.
     public static func receiver(in line: String) -> (name: String, profile: String, authority: String)? {

@@ -12,7 +12,8 @@ public struct ReverseEvent: Sendable, Equatable, Codable {
         public init(_ state: PlaybackState) {
             switch state {
             case .idle, .ended, .failed: self = .stopped
-            case .loading, .transitioning: self = .loading
+            // A sender shows a stall as buffering, as it shows loading.
+            case .loading, .transitioning, .stalled: self = .loading
             case .playingPrimary, .playingInterstitial: self = .playing
             case .paused: self = .paused
             }

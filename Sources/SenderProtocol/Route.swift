@@ -16,11 +16,17 @@ public enum Route: String, CaseIterable, Sendable {
     /// `/sessions/ID` and `/sessions/ID/timeline.svg`.
     case session = "/sessions/{id}"
     case metrics = "/metrics"
+    /// Groups this receiver hosts: `GET` lists them, `POST` creates one.
+    case groups = "/groups"
+    /// `/groups/ID` (GET, DELETE) and its `/clock`, `/events`, `/inputs` and `/messages`.
+    case group = "/groups/{id}"
 
     /// The methods the route takes; another is answered 405.
     public var methods: Set<String> {
         switch self {
         case .serverInfo, .playbackInfo, .events, .sessions, .session, .metrics: ["GET"]
+        case .groups: ["GET", "POST"]
+        case .group: ["GET", "POST", "DELETE"]
         case .play, .rate, .stop, .reverse: ["POST"]
         case .scrub: ["GET", "POST"]
         case .setProperty: ["PUT", "POST"]
@@ -31,8 +37,9 @@ public enum Route: String, CaseIterable, Sendable {
     /// The label of its requests in `/metrics`: the path, with `{id}` for a session's.
     public var label: String { rawValue }
 
-    /// The path of a request to it; `session` needs the session's ID.
+    /// The path of a request to it; `session` needs the session's ID, `group` the group's.
     public func path(session id: String? = nil) -> String {
+        if self == .group { return "/groups/" + (id ?? "") }
         guard self == .session else { return rawValue }
         let escaped = id?.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id ?? ""
         return "/sessions/" + escaped
@@ -42,7 +49,9 @@ public enum Route: String, CaseIterable, Sendable {
     public init?(path: String) {
         if path.hasPrefix("/sessions/") {
             self = .session
-        } else if let route = Route(rawValue: path), route != .session {
+        } else if path.hasPrefix("/groups/") {
+            self = .group
+        } else if let route = Route(rawValue: path), route != .session, route != .group {
             self = route
         } else {
             return nil

@@ -1,4 +1,8 @@
 /// Every benchmark `make bench` runs, in order. Add a benchmark here.
 func allBenchmarks() -> [any Benchmark] {
-    [ParseBenchmark(), InspectScaleBenchmark(), ProbeBenchmark(), SimulationBenchmark(), GroupSimulationBenchmark(), PlaybackInfoBenchmark(), FetchMemoryBenchmark()]
+    [
+        ParseBenchmark(), StartupBenchmark(), InspectScaleBenchmark(), ProbeBenchmark(), ValidateBenchmark(), SimulationBenchmark(), GroupSimulationBenchmark(),
+        GroupSyncBenchmark(), PlaybackInfoBenchmark(), FetchMemoryBenchmark(), PacedFleetBenchmark(),
+        RealtimeFleetBenchmark(),
+    ]
 }

@@ -67,6 +67,18 @@ extension BenchmarkContext {
     }
 }
 
+extension BenchmarkContext {
+    /// A product of this package's release build (`airlab`, `airlabd`), next to the running bench.
+    static func product(_ name: String) throws -> String {
+        let folder = Bundle.main.executableURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: ".")
+        let binary = folder.appendingPathComponent(name).path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw BenchmarkError("\(binary) is missing; build it with `swift build -c release --product \(name)` (make bench does)")
+        }
+        return binary
+    }
+}
+
 struct BenchmarkError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }

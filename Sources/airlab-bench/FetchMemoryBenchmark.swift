@@ -22,7 +22,7 @@ struct FetchMemoryBenchmark: Benchmark {
         folder = context.workDirectory.appendingPathComponent("fetch-memory")
         let site = folder.appendingPathComponent("site")
         try FileManager.default.createDirectory(at: site.appendingPathComponent("ads"), withIntermediateDirectories: true)
-        airlab = try Self.airlabBinary()
+        airlab = try BenchmarkContext.product("airlab")
         try Self.playlist(assets: (0..<4).map { "/_endless/\($0).m3u8" }).write(to: site.appendingPathComponent("endless.m3u8"), atomically: true, encoding: .utf8)
         try Self.playlist(assets: (0..<4).map { "ads/\($0).m3u8" }).write(to: site.appendingPathComponent("ordinary.m3u8"), atomically: true, encoding: .utf8)
         let ad = "#EXTM3U\n#EXT-X-TARGETDURATION:5\n#EXT-X-PLAYLIST-TYPE:VOD\n" + String(repeating: "#EXTINF:5.0,\nad.ts\n", count: 2) + "#EXT-X-ENDLIST\n"
@@ -107,14 +107,5 @@ struct FetchMemoryBenchmark: Benchmark {
             .standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: script) else { throw BenchmarkError("\(script) is missing: run from a checkout") }
         return script
-    }
-
-    private static func airlabBinary() throws -> String {
-        let folder = Bundle.main.executableURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: ".")
-        let binary = folder.appendingPathComponent("airlab").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw BenchmarkError("\(binary) is missing; build it with `swift build -c release --product airlab`")
-        }
-        return binary
     }
 }

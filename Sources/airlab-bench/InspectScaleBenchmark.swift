@@ -48,7 +48,7 @@ struct InspectScaleBenchmark: Benchmark {
     }
 
     mutating func run(_ context: BenchmarkContext) throws -> [String] {
-        let airlab = try Self.airlabBinary()
+        let airlab = try BenchmarkContext.product("airlab")
         let time = "/usr/bin/time"
         guard FileManager.default.isExecutableFile(atPath: time) else {
             throw BenchmarkError("\(time) is missing; install the Debian package time")
@@ -113,15 +113,6 @@ struct InspectScaleBenchmark: Benchmark {
             if killedStatuses.contains(status) { break }
         }
         return best
-    }
-
-    static func airlabBinary() throws -> String {
-        let folder = Bundle.main.executableURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: ".")
-        let binary = folder.appendingPathComponent("airlab").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw BenchmarkError("\(binary) is missing; build it with `swift build -c release --product airlab`")
-        }
-        return binary
     }
 
     // MARK: - The generated playlists

@@ -34,17 +34,10 @@ struct PlaybackInfoBenchmark: Benchmark {
         curl = try BenchmarkContext.executable("curl", package: "curl")
         try makeStream(in: site.appendingPathComponent("media"), context)
 
-        let nginxPort = try freeLoopbackPort()
-        let configuration = try writeNginxConfiguration(port: nginxPort, root: site)
-        let nginx = try ServerProcess(
-            "nginx", executable: try BenchmarkContext.executable("nginx", package: "nginx"),
-            // -e: nginx opens its compiled-in error log before it reads the configuration; keep it here too.
-            ["-p", folder.path, "-e", folder.appendingPathComponent("nginx.err.log").path, "-c", configuration.path],
-            logsIn: folder)
+        let (nginx, nginxPort) = try StaticSite.serve(site, from: folder)
         self.nginx = nginx
-        try nginx.wait(upTo: 10, for: "listening on port \(nginxPort)") { acceptsConnections(port: nginxPort) }
 
-        let binary = try Self.airlabdBinary()
+        let binary = try BenchmarkContext.product("airlabd")
         let state = folder.appendingPathComponent("state")
         let airlabd = try ServerProcess(
             "airlabd", executable: binary,
@@ -149,59 +142,5 @@ struct PlaybackInfoBenchmark: Benchmark {
         let playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n"
             + String(repeating: "#EXTINF:6.0,\nsegment.ts\n", count: count) + "#EXT-X-ENDLIST\n"
         try playlist.write(to: media.appendingPathComponent("show.m3u8"), atomically: true, encoding: .utf8)
-    }
-
-    /// A configuration that keeps everything of nginx's in the work folder (pid, logs, temporary files)
-    /// and serves `root` on 127.0.0.1 only; the machine's /etc/nginx and its service are never touched.
-    private func writeNginxConfiguration(port: UInt16, root: URL) throws -> URL {
-        let temporary = folder.appendingPathComponent("nginx-temp")
-        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        // As root, nginx's workers would run as nobody, who cannot enter a work folder under /root.
-        let user = getuid() == 0 ? "user root root;\n" : ""
-        let text = """
-            \(user)daemon off;
-            worker_processes auto;
-            pid \(folder.path)/nginx.pid;
-            error_log \(folder.path)/nginx.err.log warn;
-            events {
-                worker_connections 1024;
-            }
-            http {
-                access_log off;
-                client_body_temp_path \(temporary.path)/client;
-                proxy_temp_path \(temporary.path)/proxy;
-                fastcgi_temp_path \(temporary.path)/fastcgi;
-                uwsgi_temp_path \(temporary.path)/uwsgi;
-                scgi_temp_path \(temporary.path)/scgi;
-                types {
-                    application/vnd.apple.mpegurl m3u8;
-                    video/mp2t ts;
-                    text/x-apple-plist+xml plist;
-                }
-                default_type application/octet-stream;
-                sendfile on;
-                # nginx closes a keep-alive connection after 1000 requests by default; libmicrohttpd never
-                # does. Without this wrk would measure nginx's reconnections too.
-                keepalive_requests 10000000;
-                server {
-                    listen 127.0.0.1:\(port);
-                    root \(root.path);
-                }
-            }
-
-            """
-        let file = folder.appendingPathComponent("nginx.conf")
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        return file
-    }
-
-    /// The release `airlabd` beside this benchmark's binary (`make bench` builds both).
-    private static func airlabdBinary() throws -> String {
-        let folder = Bundle.main.executableURL?.deletingLastPathComponent() ?? URL(fileURLWithPath: ".")
-        let binary = folder.appendingPathComponent("airlabd").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw BenchmarkError("\(binary) is missing; build it with `swift build -c release --product airlabd` (make bench does)")
-        }
-        return binary
     }
 }

@@ -15,6 +15,7 @@ enum Airlab {
     static let commands: [Command] = [
         PlaylistInspectCommand.command,
         ProbeCommand.command,
+        ValidateCommand.command,
         CompareCommand.command,
         SimulateCommand.command,
         DiscoverCommand.command,
@@ -23,6 +24,7 @@ enum Airlab {
         WatchCommand.command,
         LabRunCommand.command,
         GroupSimulateCommand.command,
+        OriginCommand.command,
     ] + ControlCommands.commands
 
     static let root = CommandSpec(
@@ -31,6 +33,7 @@ enum Airlab {
         subcommands: [
             CommandSpec(name: "playlist", abstract: "Work with HLS playlists offline.", subcommands: [PlaylistInspectCommand.spec]),
             ProbeCommand.spec,
+            ValidateCommand.spec,
             CompareCommand.spec,
             SimulateCommand.spec,
             DiscoverCommand.spec,
@@ -44,12 +47,14 @@ enum Airlab {
             WatchCommand.spec,
             CommandSpec(name: "lab", abstract: "Run a playlist against a fleet of receivers, with reports.", subcommands: [LabRunCommand.spec]),
             CommandSpec(name: "group", abstract: "Watch-together groups: coordinated playback with each participant's own ads.", subcommands: [GroupSimulateCommand.spec]),
-        ])
+            OriginCommand.spec,
+        ],
+        version: PackageVersion.current)
 
     static func main(_ arguments: [String]) async -> Int32 {
         do {
             switch try ArgumentParser.parse(arguments, root: root) {
-            case .help(_, let text):
+            case .help(_, let text), .output(let text):
                 print(text, terminator: "")
                 return 0
             case .run(let parsed):

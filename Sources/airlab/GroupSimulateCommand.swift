@@ -31,10 +31,7 @@ enum GroupSimulateCommand {
             .flag("json", help: "Print the report as JSON."),
             .value("junit", "FILE", help: "Also write JUnit XML: a test case per participant and break, and one for its sync error."),
             .value("html", "FILE", help: "Also write an HTML report: the table and an SVG lane per participant on the group time axis."),
-            .value("max-wait", "S", help: "Fail a break where a participant waited longer."),
-            .value("max-missed", "S", help: "Fail a break where a participant missed more by catching up."),
-            .value("max-desync-s", "S", help: "Fail a participant out of sync (by more than 0.5 s) for longer."),
-        ])
+        ] + Options.thresholdOptions)
 
     static let command = Command(path: ["group", "simulate"]) { parsed in
         let options: Options
@@ -121,12 +118,26 @@ enum GroupSimulateCommand {
             json = parsed.flag("json")
             junitFile = parsed.values("junit").last
             htmlFile = parsed.values("html").last
+            thresholds = try Self.thresholds(parsed)
+        }
+
+        /// `--max-wait`, `--max-missed`, `--max-desync-s`: the same for a simulated group and a lab's.
+        static func thresholds(_ parsed: ParsedCommand) throws(UsageError) -> GroupThresholds {
             func limit(_ option: String) throws(UsageError) -> Double? {
                 let value = try parsed.value(option, as: Double.self)
-                if let value, !(value >= 0 && value <= 86_400) { throw fail("--\(option) must be from 0 to 86400 seconds, not '\(value)'") }
+                if let value, !(value >= 0 && value <= 86_400) {
+                    throw UsageError(commandPath: parsed.path, message: "--\(option) must be from 0 to 86400 seconds, not '\(value)'")
+                }
                 return value
             }
-            thresholds = GroupThresholds(maxWaitSeconds: try limit("max-wait"), maxMissedSeconds: try limit("max-missed"), maxDesyncSeconds: try limit("max-desync-s"))
+            return GroupThresholds(maxWaitSeconds: try limit("max-wait"), maxMissedSeconds: try limit("max-missed"), maxDesyncSeconds: try limit("max-desync-s"))
         }
+
+        /// The options of the limits, shared with `lab run --group`.
+        static let thresholdOptions: [OptionSpec] = [
+            .value("max-wait", "S", help: "Fail a break where a participant waited longer."),
+            .value("max-missed", "S", help: "Fail a break where a participant missed more by catching up."),
+            .value("max-desync-s", "S", help: "Fail a participant out of sync (by more than 0.5 s) for longer."),
+        ]
     }
 }

@@ -16,6 +16,10 @@ enum LabRunCommand {
             itself: one airlabd on 127.0.0.1 with one receiver per profile, stopped at the end. Every
             receiver gets the same detached cast, seed and script. A local playlist is served from its
             folder while the run lasts.
+            A fleet on many hosts is named by address: --receivers and --receivers-file take HOST:PORT
+            entries and HOST:FIRST-LAST ranges (an airlabd's replicas listen on consecutive ports), and
+            their lists are joined, in order, into one run with one report. At most --per-host sessions
+            play at once on one host; the others queue until one ends.
             Written into --out: report.json (the sessions, as `airlab simulate --json`), junit.xml (a test
             case per receiver and interstitial, failing when it did not play or switched slower than
             --max-transition-ms; a receiver that could not be used is an error) and report.html (a table
@@ -23,17 +27,25 @@ enum LabRunCommand {
             per receiver).
             A receiver that cannot be reached, refuses the cast or vanishes mid-run is reported as an error
             and the run goes on with the others.
+            With --group GROUP.json, the participants of a group file play together: each on the receiver
+            it names ("receiver": "HOST:PORT") or on a local airlabd of its own profile, the first one's
+            receiver hosting the group; the reports are group simulate's (waits, content missed, sync
+            error measured by the receivers), failing past --max-wait, --max-missed or --max-desync-s.
             Exit status: 0 when all passed, 1 when a threshold failed (with --fail-on-error also when a
             session had errors), 2 when a receiver could not be used, for usage errors, and when the
             reports cannot be written. Ctrl-C stops every session and exits 130.
             """,
-        positionals: [PositionalSpec("PLAYLIST", help: "An http(s) URL, or a local playlist's path.")],
+        positionals: [PositionalSpec("PLAYLIST", help: "An http(s) URL, or a local playlist's path (not with --group).", isOptional: true)],
         options: [
-            .value("receivers", "all|NAME,…", help: "Receivers to use: all of airlab's on mDNS, or names and HOST:PORT addresses.", default: "all"),
+            .value("receivers", "all|NAME,…", help: "Receivers to use: all of airlab's on mDNS, or names, HOST:PORT addresses and HOST:FIRST-LAST port ranges.", default: "all"),
+            .value("receivers-file", "FILE", help: "Receivers to use, one entry a line as in --receivers (# starts a comment); repeat for a file per host.", repeatable: true),
+            .value("per-host", "N", help: "At most N sessions at once on one host; the other receivers there wait for one to end.", default: String(FleetRun.defaultSessionsPerHost)),
             .value("profile", "NAME|FILE", help: "Start a local fleet with a receiver of this profile instead.", repeatable: true),
             .value("events", "FILE", help: "Client interstitial events (JSON in AVPlayerInterstitialEvent's shape)."),
             .value("seed", "N", help: "Seed of the latency draws, the same for every receiver.", default: "1"),
             .value("time-scale", "X", help: "Run the local fleet's clocks X times faster than real time (with --profile)."),
+            .value("media", "probe|verify|realtime", help: "What the local fleet does with the media (with --profile): probe; verify (fetch every segment once and play through each profile's network and buffer); realtime (each receiver fetches as it plays, paced to its profile).", default: "probe"),
+            .value("max-rebuffer-s", "SECONDS", help: "Fail a break's rebuffer case when it stalls longer than this in all (receivers that fetch segments)."),
             .value("do", "SCRIPT", help: "A scripted sender every receiver plays: \"at 3 seek 40; at 12 pause; at 14 play\"."),
             .value("start", "SECONDS", help: "Start at this primary position."),
             .flag("no-interstitials", help: "Ignore the playlist's interstitials (an ad-free plan)."),
@@ -43,35 +55,62 @@ enum LabRunCommand {
             .value("sdk-ad-in-pip", "skip|defer|attempt", help: "What the SDK does with a break due in picture in picture.", default: "skip"),
             .flag("fail-on-lost-ads", help: "Fail each SDK ad break lost to picture in picture (script it with --do \"at 30 pip on\")."),
             .value("out", "DIR", help: "Where the reports go.", default: "lab-report"),
+            .value("group", "GROUP.json", help: "Play a watch-together group (group simulate's file) on real receivers instead of one playlist."),
             ReceiverOptions.password,
             ReceiverOptions.discoveryTimeout,
-        ])
+        ] + GroupSimulateCommand.Options.thresholdOptions)
 
     struct Options {
         var playlist: String
-        var receivers: String
+        var receivers: [ReceiverEntry]
+        var sessionsPerHost: Int
         var profiles: [String]
         var seed: UInt64
         var timeScale: Double?
         var script: String?
         var thresholds: LabThresholds
+        var media: MediaMode
         var out: URL
         var discoveryTimeout: Double
+        var group: String?
 
         init(_ parsed: ParsedCommand) throws(UsageError) {
             func fail(_ message: String) -> UsageError { UsageError(commandPath: parsed.path, message: message) }
             playlist = parsed.positional("PLAYLIST") ?? ""
-            profiles = parsed.values("profile")
-            let named = parsed.values("receivers").last
-            if !profiles.isEmpty, let named, named.lowercased() != "all" {
-                throw fail("--receivers chooses discovered receivers and --profile starts a local fleet; give one of them")
+            group = parsed.values("group").last
+            if (group == nil) == playlist.isEmpty {
+                throw fail(group == nil ? "give the PLAYLIST to cast, or --group GROUP.json" : "--group plays the group file's own playlists; give no PLAYLIST with it")
             }
-            receivers = named ?? "all"
+            profiles = parsed.values("profile")
+            let files = parsed.values("receivers-file")
+            if group != nil, !profiles.isEmpty || parsed.values("receivers").last != nil || !files.isEmpty {
+                throw fail("with --group, each participant names its receiver in GROUP.json (or gets a local one of its profile); --profile, --receivers and --receivers-file do not apply")
+            }
+            let named = parsed.values("receivers").last
+            if !profiles.isEmpty, (named.map { $0.lowercased() != "all" } ?? false) || !files.isEmpty {
+                throw fail("--receivers and --receivers-file choose running receivers and --profile starts a local fleet; give one of them")
+            }
+            do throws(ReceiverListError) {
+                receivers = []
+                if let named { receivers = try ReceiverEntry.parse(list: named) }
+                for file in files {
+                    let entries = try ReceiverEntry.read(file: file)
+                    guard receivers.count + entries.count <= ReceiverEntry.maximumCount else {
+                        throw ReceiverListError(source: file, line: nil, entry: file, reason: "the run would have more than \(ReceiverEntry.maximumCount) receivers")
+                    }
+                    receivers += entries
+                }
+            } catch {
+                throw fail(error.description)
+            }
+            if receivers.isEmpty { receivers = [.everyDiscovered] }
+            sessionsPerHost = try parsed.value("per-host", as: Int.self) ?? FleetRun.defaultSessionsPerHost
+            guard (1...10_000).contains(sessionsPerHost) else { throw fail("--per-host must be from 1 to 10000 sessions, not '\(sessionsPerHost)'") }
             seed = try parsed.wholeNumber("seed", default: 1)
             timeScale = try parsed.value("time-scale", as: Double.self)
             if let timeScale {
                 guard timeScale > 0 else { throw fail("--time-scale must be a positive number, not '\(timeScale)'") }
-                guard !profiles.isEmpty else { throw fail("--time-scale applies to a local fleet: give --profile too") }
+                guard !profiles.isEmpty || group != nil else { throw fail("--time-scale applies to a local fleet: give --profile too") }
             }
             script = parsed.values("do").last
             if let script {
@@ -85,6 +124,14 @@ enum LabRunCommand {
             if let limit, limit <= 0 { throw fail("--max-transition-ms must be a positive number, not '\(limit)'") }
             thresholds = LabThresholds(
                 maxTransitionMilliseconds: limit, failOnSessionErrors: parsed.flag("fail-on-error"), failOnLostAds: parsed.flag("fail-on-lost-ads"))
+            thresholds.maxRebufferSeconds = try parsed.value("max-rebuffer-s", as: Double.self)
+            if let rebuffer = thresholds.maxRebufferSeconds, !(rebuffer >= 0 && rebuffer <= 86_400) {
+                throw fail("--max-rebuffer-s must be from 0 to 86400 seconds, not '\(rebuffer)'")
+            }
+            switch MediaMode.parse(parsed.values("media").last ?? "probe") {
+            case .success(let mode): media = mode
+            case .failure(let error): throw fail(error.description)
+            }
             out = URL(fileURLWithPath: parsed.values("out").last ?? "lab-report")
             discoveryTimeout = try parsed.value("discovery-timeout", as: Double.self) ?? 3
             guard discoveryTimeout > 0, discoveryTimeout <= 86_400 else { throw fail("--discovery-timeout must be a positive number of seconds, at most 86400") }
@@ -106,6 +153,9 @@ enum LabRunCommand {
         } catch {
             throw .usage(error)
         }
+        if let group = options.group {
+            return try await GroupLabCommand.run(parsed, file: group, out: options.out, seed: options.seed, timeScale: options.timeScale)
+        }
         var order = PlayOrder(url: options.playlist)
         order.interstitialEvents = try CastCommand.readEvents(parsed.values("events").last)
         order.script = options.script
@@ -118,6 +168,7 @@ enum LabRunCommand {
             throw .usage(error)
         }
 
+        let slots = HostSlots(limit: options.sessionsPerHost)
         let interruption = Interruption.onInterruptSignal()
         var fleet: LocalFleet?
         var receivers: [Receiver]
@@ -126,7 +177,7 @@ enum LabRunCommand {
             let selection: ReceiverSelection
             do {
                 selection = try await ReceiverSelection.resolve(
-                    options.receivers, directory: ReceiverDirectory(timeout: .milliseconds(Int(options.discoveryTimeout * 1000))))
+                    options.receivers, directory: ReceiverDirectory(timeout: .milliseconds(Int(options.discoveryTimeout * 1000))), slots: slots)
             } catch {
                 throw .other("cannot look for receivers over mDNS: \(error); give HOST:PORT addresses, or start a local fleet with --profile")
             }
@@ -139,7 +190,7 @@ enum LabRunCommand {
             }
         } else {
             do throws(FleetError) {
-                fleet = try await LocalFleet.start(profiles: options.profiles, timeScale: options.timeScale)
+                fleet = try await LocalFleet.start(profiles: options.profiles, timeScale: options.timeScale, media: options.media)
             } catch {
                 throw .other(error.description)
             }
@@ -154,7 +205,8 @@ enum LabRunCommand {
             throw .other(error.description)
         }
         let board = FleetBoard(receivers: receivers, interactive: Terminal.standardOutputIsTerminal, write: { Terminal.write($0) })
-        let run = FleetRun(order: order, playlist: options.playlist, seed: options.seed, password: parsed.values("password").last)
+        var run = FleetRun(order: order, playlist: options.playlist, seed: options.seed, password: parsed.values("password").last)
+        run.slots = slots
         let runTask = Task { await run.run(on: receivers, url: { served.url(for: $0) }, update: { board.update($0, $1) }) }
         let watcher = Task {
             await interruption.wait()

@@ -39,6 +39,9 @@ enum SimulateCommand {
             .value("sdk-ads", "FILE", help: "Ad breaks the sender's ad SDK starts itself (JSON: {\"breaks\": [{\"time\": 600, \"ads\": [{\"duration\": 30}]}]})."),
             .value("sdk-ad-in-pip", "skip|defer|attempt", help: "What the SDK does with a break due in picture in picture.", default: "skip"),
             .flag("fail-on-lost-ads", help: "Fail a test case (and exit 1) for each SDK ad break lost to picture in picture."),
+            .value("media", "probe|verify", help: "probe: plan on the latency model; verify: fetch every segment once and play it through each profile's network and buffer.", default: "probe"),
+            .value("fetch-trace", "FILE", help: "Play fetches as a recorded trace says ({\"rows\": [{\"uri\", \"attempt\", \"status\", \"bytes\", \"firstByteSeconds\", \"seconds\"}]}); implies --media verify."),
+            .value("max-rebuffer-s", "SECONDS", help: "Fail a break's rebuffer test case (and exit 1) when it stalls longer than this in all."),
         ])
 
     static let command = Command(path: ["simulate"]) { parsed in
@@ -85,9 +88,23 @@ enum SimulateCommand {
             }
         }
 
-        let planner = CastPlanner(
+        var trace: FetchTrace?
+        if let path = options.traceFile {
+            do {
+                trace = try FetchTrace(parsing: try Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch let error as FetchTrace.Failure {
+                Terminal.error("airlab simulate: \(path): \(error)")
+                return Airlab.usageStatus
+            } catch {
+                Terminal.error("airlab simulate: \(path): cannot be read (no such file or unreadable)")
+                return Airlab.usageStatus
+            }
+        }
+
+        var planner = CastPlanner(
             loader: ResourceLoader(timeout: options.timeout),
             prober: ProbeCache(options: ProbeOptions(timeout: options.timeout)))
+        planner.media = options.media
         var request = CastRequest(
             playlist: options.playlist, startPosition: options.start, clientEvents: clientEvents,
             automaticallyHandlesInterstitials: !options.noInterstitials, preferredLanguage: options.language)
@@ -100,10 +117,11 @@ enum SimulateCommand {
             Terminal.error("airlab simulate: \(error)")
             return Airlab.usageStatus
         }
-        let simulation = CastSimulation(planner: planner, script: options.script, until: options.until)
+        let simulation = CastSimulation(planner: planner, script: options.script, until: options.until, trace: trace)
         let report = await simulation.run(prepared, profiles: profiles, seed: options.seed)
         print(options.json ? SessionReportJSON.render(report) : SessionReportText.render(report), terminator: "")
-        let thresholds = LabThresholds(maxTransitionMilliseconds: options.maxTransitionMilliseconds, failOnLostAds: options.failOnLostAds)
+        var thresholds = LabThresholds(maxTransitionMilliseconds: options.maxTransitionMilliseconds, failOnLostAds: options.failOnLostAds)
+        thresholds.maxRebufferSeconds = options.maxRebufferSeconds
         let writes = [(options.junitFile, { JUnitReport.render(report, thresholds: thresholds) }), (options.htmlFile, { HTMLReport.render(report, thresholds: thresholds) })]
         for case let (path?, render) in writes {
             do {
@@ -113,8 +131,8 @@ enum SimulateCommand {
                 return Airlab.usageStatus
             }
         }
-        let thresholdFailed = (options.maxTransitionMilliseconds != nil || options.failOnLostAds)
-            && report.sessions.contains { session in BreakOutcome.outcomes(of: session).contains { thresholds.failure(of: $0) != nil } }
+        let thresholdFailed = (options.maxTransitionMilliseconds != nil || options.failOnLostAds || options.maxRebufferSeconds != nil)
+            && report.sessions.contains { thresholds.anyFailure(in: $0) }
         return report.failures.isEmpty && !thresholdFailed ? 0 : 1
     }
 
@@ -137,6 +155,9 @@ enum SimulateCommand {
         var sdkAdsFile: String?
         var sdkAdInPictureInPicture: SDKAdInPictureInPicture
         var failOnLostAds: Bool
+        var media: MediaMode
+        var traceFile: String?
+        var maxRebufferSeconds: Double?
 
         init(_ parsed: ParsedCommand) throws(UsageError) {
             func fail(_ message: String) -> UsageError { UsageError(commandPath: parsed.path, message: message) }
@@ -170,6 +191,18 @@ enum SimulateCommand {
             }
             sdkAdInPictureInPicture = read
             failOnLostAds = parsed.flag("fail-on-lost-ads")
+            traceFile = parsed.values("fetch-trace").last
+            switch MediaMode.parse(parsed.values("media").last ?? (traceFile == nil ? "probe" : "verify")) {
+            case .success(.realtime):
+                throw fail("--media realtime fetches at playback pace on a real clock: use it with airlabd or airlab lab run; simulate takes probe or verify")
+            case .success(let mode):
+                media = mode
+            case .failure(let error):
+                throw fail(error.description)
+            }
+            if traceFile != nil, media == .probe { throw fail("--fetch-trace replays segment fetches: it needs --media verify") }
+            maxRebufferSeconds = try parsed.value("max-rebuffer-s", as: Double.self)
+            if let limit = maxRebufferSeconds, !(limit >= 0 && limit <= 86_400) { throw fail("--max-rebuffer-s must be from 0 to 86400 seconds, not '\(limit)'") }
         }
     }
 }

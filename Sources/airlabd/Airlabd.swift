@@ -17,7 +17,7 @@ enum Airlabd {
         let options: DaemonOptions
         do {
             switch try ArgumentParser.parse(arguments, root: DaemonOptions.spec) {
-            case .help(_, let text):
+            case .help(_, let text), .output(let text):
                 print(text, terminator: "")
                 return 0
             case .run(let parsed):
@@ -30,7 +30,8 @@ enum Airlabd {
         let log = DaemonLog(format: options.logFormat)
         let configurations = fitted(options.configurations, to: DescriptorLimit.raiseToHard(), log: log)
         // One planner for the fleet: its probe cache serves every receiver.
-        let planner = CastPlanner(loader: ResourceLoader(timeout: 10), prober: ProbeCache(options: ProbeOptions(timeout: 10)))
+        var planner = CastPlanner(loader: ResourceLoader(timeout: 10), prober: ProbeCache(options: ProbeOptions(timeout: 10)))
+        planner.media = options.media
         let fleet: ReceiverFleet
         do throws(ReceiverError) {
             fleet = try ReceiverFleet(configurations: configurations, planner: planner, log: { log.write($0, level: "warning") })
@@ -39,16 +40,32 @@ enum Airlabd {
             fputs("airlabd: \(error)\n", stderr)
             return usageStatus
         }
+        var metricsEndpoint: FleetMetricsEndpoint?
+        if let address = options.metricsAddress {
+            let endpoint = FleetMetricsEndpoint(fleet: fleet, address: address.host, port: address.port)
+            do throws(ReceiverError) {
+                try endpoint.start()
+            } catch {
+                fleet.shutdown()
+                fputs("airlabd: \(error)\n", stderr)
+                return usageStatus
+            }
+            metricsEndpoint = endpoint
+        }
         let stop = StopRequest(signals: [SIGTERM, SIGINT], watchingStandardInput: options.stopsOnStandardInputClose)
         for receiver in fleet.receivers {
             DaemonLog.announce(ReadyAnnouncement.receiverLine(
                 name: receiver.configuration.name, profile: receiver.configuration.profile.name, host: receiver.configuration.address,
                 port: receiver.port))
         }
+        if let metricsEndpoint, let address = options.metricsAddress {
+            DaemonLog.announce(ReadyAnnouncement.metricsLine(host: address.host, port: metricsEndpoint.port))
+        }
         if options.advertise { fleet.advertise() } else { log.write("mDNS is off (--no-mdns)") }
         DaemonLog.announce(ReadyAnnouncement.ready)
         MemoryTrim.start()
         log.write("\(await stop.next()): ending sessions and stopping")
+        metricsEndpoint?.stop()
         fleet.shutdown()
         return 0
     }

@@ -9,17 +9,23 @@ struct DaemonOptions {
         name: "airlabd",
         abstract: "Emulated AirPlay-style video receivers: cast HLS streams with interstitials to them and watch how a TV plays them.",
         discussion: """
-            Each --profile is one receiver, on consecutive ports from --port. Senders find them over mDNS
-            (_airplay._tcp, through avahi-daemon when one runs) and cast with the legacy AirPlay video
-            protocol: POST /play, /scrub, /rate, /stop, GET /playback-info, /reverse and /events, plus
-            /sessions (reports) and /metrics.
+            Each --profile is one receiver, NAME*N is N of them ("Smart TV, low end #1" ... "#N"), on
+            consecutive ports from --port; --fleet FILE.json describes a larger fleet instead (the schema
+            is fleet.schema.json beside the profiles). Senders find them over mDNS (_airplay._tcp,
+            through avahi-daemon when one runs) and cast with the legacy AirPlay video protocol: POST
+            /play, /scrub, /rate, /stop, GET /playback-info, /reverse and /events, plus /sessions
+            (reports) and /metrics.
             Profiles: \(ProfileCatalog().shippedNames.joined(separator: ", ")), or a path to a profile JSON file.
             SIGTERM or SIGINT ends the sessions (reason shutdown), writes their reports and exits 0.
-            Exit status 2: a bad option, an unreadable profile, a port in use.
+            --metrics-address serves GET /metrics for the whole process, every series labelled with its
+            receiver and profile, plus the process's memory, descriptors and connections.
+            Exit status 2: a bad option, an unreadable profile or fleet file, a port in use.
             """,
         options: [
-            .value("profile", "NAME|FILE", help: "A receiver profile; repeat for a fleet, one receiver per profile.", repeatable: true),
-            .value("name", "NAME", help: "The receiver's friendly name (a fleet adds each profile's name).", default: "the profile's display name"),
+            .value("profile", "NAME|FILE[*N]", help: "A receiver profile, N receivers of it with *N (1-1000; quote it from the shell); repeat for a fleet.", repeatable: true),
+            .value("fleet", "FILE.json", help: "The fleet from a file instead of --profile, --port, --name, --password, --time-scale and --media."),
+            .value("metrics-address", "HOST:PORT", help: "Also serve GET /metrics for the whole process there (port 0 picks a free one)."),
+            .value("name", "NAME", help: "The receiver's friendly name (a fleet adds each profile's name; replicas are numbered).", default: "the profile's display name"),
             .value("address", "ADDRESS", help: "The numeric address to listen on.", default: "0.0.0.0"),
             .value("port", "PORT", help: "The first receiver's port; the next ones follow; 0 picks free ports.", default: "7000"),
             .value("time-scale", "X", help: "Session seconds per real second (20 plays a minute in 3 s).", default: "1"),
@@ -28,6 +34,7 @@ struct DaemonOptions {
             .flag("allow-file-urls", help: "Let senders cast local files and file: URLs (only http and https otherwise)."),
             .flag("no-mdns", help: "Do not advertise over mDNS."),
             .value("seed", "N", help: "Seed of the latency draws when the sender gives none.", default: "1"),
+            .value("media", "probe|verify|realtime", help: "probe: play on the latency model; verify: fetch every segment once, play through each profile's network and buffer model; realtime: each receiver fetches its segments as it plays, paced to its profile's bandwidth.", default: "probe"),
             .value("log-format", "text|json", help: "How log lines are written to stderr.", default: "text"),
             .value(
                 "max-connections", "N", help: "Connections each receiver holds open at once (\(Self.maxConnectionsRange.lowerBound)-\(Self.maxConnectionsRange.upperBound)); more wait.",
@@ -39,43 +46,28 @@ struct DaemonOptions {
                 "idle-timeout", "SECONDS", help: "Seconds a connection may stay silent between requests (\(Self.idleTimeoutRange.lowerBound)-\(Self.idleTimeoutRange.upperBound)).",
                 default: String(ReceiverConfiguration.defaultIdleTimeout)),
             .flag("stop-on-stdin-close", help: "Stop as on SIGTERM when standard input closes: a parent holding it open can never be outlived."),
-        ])
+        ],
+        version: PackageVersion.current)
 
     static let maxConnectionsRange = 16...100_000
     static let requestTimeoutRange = 1...600
     static let idleTimeoutRange = 1...3600
 
+    /// The flags a fleet file replaces: giving one with --fleet would make two descriptions of one fleet.
+    static let fleetFileFlags = ["profile", "port", "name", "password", "time-scale", "media"]
+
     var configurations: [ReceiverConfiguration]
     var advertise: Bool
+    var media: MediaMode
     var logFormat: DaemonLog.Format
     var stopsOnStandardInputClose: Bool
+    var metricsAddress: (host: String, port: UInt16)?
 
-    init(_ parsed: ParsedCommand) throws(UsageError) {
+    init(_ parsed: ParsedCommand, catalog: ProfileCatalog = ProfileCatalog()) throws(UsageError) {
         func fail(_ message: String) -> UsageError { UsageError(commandPath: [], message: message) }
-        let names = parsed.values("profile")
-        guard !names.isEmpty else { throw fail("give at least one --profile (\(ProfileCatalog().shippedNames.joined(separator: ", ")))") }
-        let catalog = ProfileCatalog()
-        var profiles: [ReceiverProfile] = []
-        for name in names {
-            do throws(ProfileError) {
-                profiles.append(try catalog.profile(name))
-            } catch {
-                throw fail("profile \(error)")
-            }
-        }
-        let portValue = try parsed.value("port", as: Int.self) ?? 7000
-        guard (0...65535).contains(portValue), portValue == 0 || portValue + profiles.count - 1 <= 65535 else {
-            throw fail("--port must be from 0 to 65535, leaving room for \(profiles.count) receiver(s), not '\(portValue)'")
-        }
-        let timeScale = try parsed.value("time-scale", as: Double.self) ?? 1
-        guard timeScale > 0, timeScale <= 10_000 else { throw fail("--time-scale must be above 0 and at most 10000, not '\(timeScale)'") }
         let seed = try parsed.wholeNumber("seed", default: 1)
         let address = parsed.values("address").last ?? "0.0.0.0"
-        let password = parsed.values("password").last
-        if let password, password.isEmpty { throw fail("--password must not be empty") }
         let stateDirectory = parsed.values("state-dir").last.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        let baseName = parsed.values("name").last
-        if let baseName, baseName.isEmpty { throw fail("--name must not be empty") }
         switch parsed.values("log-format").last ?? "text" {
         case "text": logFormat = .text
         case "json": logFormat = .json
@@ -86,21 +78,54 @@ struct DaemonOptions {
         let idleTimeout = try Self.whole("idle-timeout", in: Self.idleTimeoutRange, default: ReceiverConfiguration.defaultIdleTimeout, parsed)
         advertise = !parsed.flag("no-mdns")
         stopsOnStandardInputClose = parsed.flag("stop-on-stdin-close")
-
-        var configurations: [ReceiverConfiguration] = []
-        for (index, profile) in profiles.enumerated() {
-            let name = baseName.map { profiles.count > 1 ? "\($0) (\(profile.name))" : $0 } ?? profile.displayName
-            guard !configurations.contains(where: { $0.name == name }) else {
-                throw fail("two receivers would both be called \"\(name)\"; give each profile once")
+        if let text = parsed.values("metrics-address").last {
+            guard let listen = FleetMetricsEndpoint.listenAddress(text) else {
+                throw fail("--metrics-address expects HOST:PORT or [IPV6]:PORT with a numeric address, not '\(text)'")
             }
-            // Each receiver keeps its reports apart, so a fleet's state directory holds one folder per profile.
-            let directory = stateDirectory.map { profiles.count > 1 ? $0.appendingPathComponent(profile.name, isDirectory: true) : $0 }
-            configurations.append(ReceiverConfiguration(
-                profile: profile, name: name, address: address, port: portValue == 0 ? 0 : UInt16(portValue + index), timeScale: timeScale,
-                stateDirectory: directory, password: password, allowsFileURLs: parsed.flag("allow-file-urls"), seed: seed,
-                maxConnections: maxConnections, requestTimeout: Double(requestTimeout), idleTimeout: idleTimeout))
+            metricsAddress = listen
         }
-        self.configurations = configurations
+
+        let fleet: FleetDescription
+        if let file = parsed.values("fleet").last {
+            if let flag = Self.fleetFileFlags.first(where: { !parsed.values($0).isEmpty }) {
+                throw fail("--\(flag) cannot be given with --fleet: the fleet file says it")
+            }
+            do throws(FleetError) {
+                fleet = try FleetDescription.load(URL(fileURLWithPath: file), catalog: catalog)
+            } catch {
+                throw fail(error.description)
+            }
+        } else {
+            fleet = try Self.commandLineFleet(parsed, catalog: catalog)
+        }
+        let shared = FleetDescription.Shared(
+            address: address, stateDirectory: stateDirectory, allowsFileURLs: parsed.flag("allow-file-urls"), seed: seed,
+            maxConnections: maxConnections, requestTimeout: Double(requestTimeout), idleTimeout: idleTimeout)
+        do throws(FleetError) {
+            configurations = try fleet.configurations(shared)
+        } catch {
+            throw fail(error.description)
+        }
+        media = fleet.media
+    }
+
+    /// The fleet `--profile`, `--port`, `--name`, `--password`, `--time-scale` and `--media` describe.
+    private static func commandLineFleet(_ parsed: ParsedCommand, catalog: ProfileCatalog) throws(UsageError) -> FleetDescription {
+        func fail(_ message: String) -> UsageError { UsageError(commandPath: [], message: message) }
+        let portValue = try parsed.value("port", as: Int.self) ?? FleetDescription.defaultFirstPort
+        let timeScale = try parsed.value("time-scale", as: Double.self) ?? 1
+        let media: MediaMode
+        switch MediaMode.parse(parsed.values("media").last ?? "probe") {
+        case .success(let mode): media = mode
+        case .failure(let error): throw fail(error.description)
+        }
+        do throws(FleetError) {
+            return try FleetDescription(
+                profiles: parsed.values("profile"), firstPort: portValue, name: parsed.values("name").last, password: parsed.values("password").last,
+                timeScale: timeScale, media: media, catalog: catalog)
+        } catch {
+            throw fail(error.description)
+        }
     }
 
     /// A whole number within `range`; anything else is one line naming the flag and the range.

@@ -156,6 +156,52 @@ extension MDNSTests {
             }
         }
 
+        @Test("airlabd --profile smart-tv-low*3 publishes three replicas under their numbered names, with distinct deviceids kept across a restart")
+        func replicasArePublished() async throws {
+            try await MDNSNamespace.with { namespace in
+                try await namespace.startAvahi()
+                let profile = try expectedFleet()[1]
+                #expect(profile.profile == "smart-tv-low")
+                let state = namespace.scratch.url.appendingPathComponent("state", isDirectory: true)
+                let arguments = ["--profile", "smart-tv-low*3", "--address", "0.0.0.0", "--port", String(firstPort), "--state-dir", state.path]
+                let names = (1...3).map { "\(profile.name) #\($0)" }
+
+                /// The replicas as browsed: each at its port, with the TXT record its /server-info agrees with; their deviceids.
+                func browsedReplicas(of daemon: DaemonProcess) async throws -> [String] {
+                    #expect(daemon.receivers.map(\.name) == names)
+                    #expect(daemon.receivers.map(\.port) == (0..<3).map { firstPort + UInt16($0) })
+                    let seen = try await waitForBrowse(namespace) { Set($0.map(\.name)) == Set(names) }
+                    #expect(Set(seen.map(\.name)) == Set(names))
+                    var deviceIDs: [String] = []
+                    for (index, name) in names.enumerated() {
+                        let service = try #require(seen.first { $0.name == name }, "\(name) is not among \(seen.map(\.name))")
+                        let port = firstPort + UInt16(index)
+                        #expect(service.port == port)
+                        #expect(service.txt["airlab.profile"] == "smart-tv-low")
+                        #expect(service.txt["model"] == profile.model)
+                        let info = try await serverInfo(namespace, port: port)
+                        #expect(info.name == name)
+                        #expect(service.txt["deviceid"] == info.deviceID && isMACLike(info.deviceID))
+                        deviceIDs.append(info.deviceID)
+                    }
+                    #expect(Set(deviceIDs).count == 3, "deviceids are not distinct: \(deviceIDs)")
+                    return deviceIDs
+                }
+
+                let daemon = try await DaemonProcess.start(arguments, local: false, prefix: namespace.commandPrefix, in: namespace.scratch.url)
+                let deviceIDs = try await browsedReplicas(of: daemon)
+                let folders = try FileManager.default.contentsOfDirectory(atPath: state.path).sorted()
+                #expect(folders == ["smart-tv-low-1", "smart-tv-low-2", "smart-tv-low-3"])
+                #expect(await daemon.stop() == 0)
+                let afterStop = try await waitForBrowse(namespace) { $0.isEmpty }
+                #expect(afterStop.isEmpty)
+
+                let restarted = try await DaemonProcess.start(arguments, local: false, prefix: namespace.commandPrefix, in: namespace.scratch.url)
+                #expect(try await browsedReplicas(of: restarted) == deviceIDs)
+                #expect(await restarted.stop() == 0)
+            }
+        }
+
         @Test("airlabd keeps serving while avahi-daemon is killed, and publishes its fleet again when avahi-daemon restarts")
         func fleetSurvivesAvahiRestart() async throws {
             try await MDNSNamespace.with { namespace in

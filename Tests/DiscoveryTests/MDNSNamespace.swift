@@ -201,14 +201,17 @@ final class MDNSNamespace: @unchecked Sendable {
 
     // MARK: - Clients inside the namespace
 
-    /// `avahi-browse -rptk TYPE` run inside the namespace: every resolved service the daemon knows.
-    func browse(_ type: String = "_airplay._tcp") async throws -> [BrowsedService] {
+    /// `avahi-browse -rptk TYPE` run inside the namespace: every resolved service the daemon knows, or
+    /// nil when avahi-browse did not finish within 10 s. It waits for every resolver it started, and a
+    /// resolve of a service withdrawn meanwhile, on a loaded machine, can outlast that; the caller asks again.
+    func browse(_ type: String = "_airplay._tcp") async throws -> [BrowsedService]? {
         let result = try await BlockingWork.run { [self] in
             try CommandRunner.run(
                 executableURL: Self.ip,
                 ["netns", "exec", name, "timeout", "10", "avahi-browse", "--resolve", "--parsable", "--terminate",
                  "--no-db-lookup", type])
         }
+        if result.status == 124 { return nil }
         guard result.status == 0 else {
             throw NamespaceError("avahi-browse failed (\(result.status)): \(result.stderr)")
         }

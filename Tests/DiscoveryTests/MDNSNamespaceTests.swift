@@ -36,8 +36,9 @@ func waitForBrowse(
     _ namespace: MDNSNamespace, _ accept: ([BrowsedService]) -> Bool
 ) async throws -> [BrowsedService] {
     var last: [BrowsedService] = []
-    _ = try await eventually(tries: 40) {
-        last = try await namespace.browse()
+    _ = try await eventually(tries: 40) { () async throws -> Bool? in
+        guard let seen = try await namespace.browse() else { return nil }
+        last = seen
         return accept(last) ? true : nil
     }
     return last

@@ -44,8 +44,9 @@ enum Engine {
             case .interstitial: "I:\(entry.eventID ?? "?")" + ((entry.assetIndex ?? 0) > 0 ? "#\(entry.assetIndex!)" : "")
             case .transition: "T"
             case .loading: "L"
+            case .stall: "S"
             }
-        }.filter { $0 != "T" && $0 != "L" }
+        }.filter { $0 != "T" && $0 != "L" && $0 != "S" }
     }
 
     static func format(_ value: Double) -> String {

@@ -65,6 +65,19 @@ struct ReceiverProfileTests {
         let notJSON = #expect(throws: ProfileError.self) { try catalog.decode(Data("{".utf8), file: "x.json") }
         #expect(notJSON?.reason == "is not valid JSON")
     }
+
+    @Test("A profile path that is no regular file, or a file far larger than a profile, is refused before it is read")
+    func unreadableKinds() throws {
+        let device = #expect(throws: ProfileError.self) { try catalog.profile("/dev/zero") }
+        #expect(device?.reason == "is not a regular file")
+        let folder = #expect(throws: ProfileError.self) { try catalog.profile(FileManager.default.temporaryDirectory.path + "/") }
+        #expect(folder?.reason == "is not a regular file")
+        let large = FileManager.default.temporaryDirectory.appendingPathComponent("airlab-large-\(UUID().uuidString).json")
+        try Data(repeating: 0x20, count: ProfileCatalog.maximumFileSize + 1).write(to: large)
+        defer { try? FileManager.default.removeItem(at: large) }
+        let tooLarge = #expect(throws: ProfileError.self) { try catalog.profile(large.path) }
+        #expect(tooLarge?.reason == "is \(ProfileCatalog.maximumFileSize + 1) bytes; a profile is at most \(ProfileCatalog.maximumFileSize)")
+    }
 }
 
 /// Ways to break a valid profile, each with the path and reason the refusal must give.

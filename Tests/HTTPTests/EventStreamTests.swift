@@ -42,7 +42,7 @@ struct EventStreamTests {
     @Test("Multi-line data becomes one data line each, and close() ends the stream after what was sent")
     func multiLineAndClose() async throws {
         let closed = Shared<SSEStream.CloseReason?>(nil)
-        let (fixture, stream) = try Self.eventServer(heartbeat: 30, closed: closed)
+        let (fixture, stream) = try Self.eventServer(heartbeat: 600, closed: closed)
         defer { fixture.stop() }
 
         async let result = fixture.curl(["-N", fixture.url("/events")])

@@ -48,7 +48,7 @@ struct HTTPClientTests {
 
     @Test("An event stream's chunked body is read line by line as events are pushed, heartbeats included")
     func streamedLines() async throws {
-        let (fixture, stream) = try EventStreamTests.eventServer(heartbeat: 30)
+        let (fixture, stream) = try EventStreamTests.eventServer(heartbeat: 600)
         defer { fixture.stop() }
         let client = try await connect(fixture)
         let head = try await BlockingWork.run { try client.open(HTTPClientRequest(method: "GET", target: "/events")) }
@@ -74,7 +74,7 @@ struct HTTPClientTests {
 
     @Test("close() from another thread ends a read that waits on a silent stream")
     func closeWakesReader() async throws {
-        let (fixture, _) = try EventStreamTests.eventServer(heartbeat: 30)
+        let (fixture, _) = try EventStreamTests.eventServer(heartbeat: 600)
         defer { fixture.stop() }
         let client = try await connect(fixture, timeout: 60)
         _ = try await BlockingWork.run { try client.open(HTTPClientRequest(method: "GET", target: "/events")) }

@@ -50,18 +50,22 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
     private let state = Mutex(State())
     private(set) var server: HTTPServer!
 
-    init(name: String, profile: String, behaviour: Behaviour, password: String? = nil) throws {
+    /// The loopback address it listens on: another one (127.0.0.2) stands for another host.
+    let address: String
+
+    init(name: String, profile: String, behaviour: Behaviour, password: String? = nil, address: String = "127.0.0.1") throws {
+        self.address = address
         self.name = name
         self.profile = profile
         self.behaviour = behaviour
         self.password = password
         script = Self.simulatedSession(profile: profile)
-        server = HTTPServer(configuration: HTTPServerConfiguration(heartbeatIntervalSeconds: 1), responder: self)
+        server = HTTPServer(configuration: HTTPServerConfiguration(address: address, heartbeatIntervalSeconds: 1), responder: self)
         try server.start()
     }
 
     var receiver: Receiver {
-        Receiver(name: name, address: ReceiverAddress(host: "127.0.0.1", port: server.port), profile: profile)
+        Receiver(name: name, address: ReceiverAddress(host: address, port: server.port), profile: profile)
     }
 
     var requests: [String] { state.withLock { $0.requests } }

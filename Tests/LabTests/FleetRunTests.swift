@@ -125,3 +125,45 @@ struct PasswordTests {
         #expect(fake.sessions.isEmpty)
     }
 }
+
+/// The per-host bound, against fake receivers that hold their sessions until told to stop.
+@Suite("Fleet runs on several hosts")
+struct FleetRunHostsTests {
+    @Test("At most the per-host limit of sessions play at once on one host, the others start as sessions end there, and every one is reported")
+    func sessionsPerHost() async throws {
+        let first = try FakeReceiver(name: "A1", profile: "apple-tv-4k", behaviour: .holds)
+        let second = try FakeReceiver(name: "A2", profile: "smart-tv-high", behaviour: .holds)
+        let elsewhere = try FakeReceiver(name: "B1", profile: "streaming-stick", behaviour: .holds, address: "127.0.0.2")
+        defer { [first, second, elsewhere].forEach { $0.stop() } }
+        var run = FleetRun(order: PlayOrder(url: "http://127.0.0.1:9/show.m3u8"), playlist: "show.m3u8", seed: 1)
+        run.slots = HostSlots(limit: 1)
+        let slots = run.slots
+        let runTask = Task { [run] in await run.run(on: [first.receiver, second.receiver, elsewhere.receiver], url: { _ in "http://127.0.0.1:9/show.m3u8" }) }
+
+        // Both hosts play at once; on 127.0.0.1 the second receiver waits its turn.
+        try await until { first.sessions.count == 1 && elsewhere.sessions.count == 1 }
+        try await until { await slots.queued("127.0.0.1") == 1 }
+        #expect(second.playBodies.isEmpty)
+        try await ReceiverClient(first.receiver).stop()
+        try await until { second.sessions.count == 1 }
+        #expect(first.sessions.allSatisfy { !$0.active })
+        try await ReceiverClient(second.receiver).stop()
+        try await ReceiverClient(elsewhere.receiver).stop()
+
+        let report = await runTask.value
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        #expect(report.sessions.map(\.profile) == ["apple-tv-4k", "smart-tv-high", "streaming-stick"])
+        #expect(await slots.holding("127.0.0.1") == 0)
+        #expect(await slots.holding("127.0.0.2") == 0)
+    }
+
+    @Test("Receivers on several hosts that share a name are told apart by their addresses in lines and lanes")
+    func sharedNames() {
+        let receivers = [
+            Receiver(name: "Apple TV 4K", address: ReceiverAddress(host: "10.0.0.5", port: 7000), profile: "apple-tv-4k"),
+            Receiver(name: "Apple TV 4K", address: ReceiverAddress(host: "10.0.0.6", port: 7000), profile: "apple-tv-4k"),
+            Receiver(name: "Kitchen", address: ReceiverAddress(host: "10.0.0.6", port: 7001), profile: "smart-tv-low"),
+        ]
+        #expect(FleetRun.displayNames(of: receivers) == ["Apple TV 4K (10.0.0.5:7000)", "Apple TV 4K (10.0.0.6:7000)", "Kitchen"])
+    }
+}

@@ -55,6 +55,24 @@ struct ProbeCacheTests {
         }
     }
 
+    @Test("The cache keeps at most its limit of answers, the oldest leaving first, so ever new inputs cannot grow it without end")
+    func boundedByItsLimit() async throws {
+        let counter = Counter()
+        let cache = ProbeCache(limit: 100) { request in
+            counter.record(request)
+            return .success(MediaParameters(input: request.input, probedURLs: [request.input], variant: request.variant, streams: []))
+        }
+        let requests = (0..<1_000).map { ProbeRequest(input: "http://example.test/\($0).ts") }
+        for request in requests { _ = try await cache.parameters(for: request) }
+        #expect(await cache.count == 100)
+        // The newest are kept, the oldest probed again.
+        _ = try await cache.parameters(for: requests[999])
+        #expect(counter.count(requests[999]) == 1)
+        _ = try await cache.parameters(for: requests[0])
+        #expect(counter.count(requests[0]) == 2)
+        #expect(await cache.count == 100)
+    }
+
     @Test("A failed probe is not kept: the next request probes again")
     func failuresAreRetried() async {
         let counter = Counter()

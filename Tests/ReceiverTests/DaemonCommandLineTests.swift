@@ -25,6 +25,14 @@ struct DaemonCommandLineTests {
         (["--profile", "apple-tv-4k", "--idle-timeout", "99999999999999999999"], "--idle-timeout"),
         (["--profile", "no-such-tv"], "no-such-tv"),
         (["--profile", "/nonexistent/tv.json"], "/nonexistent/tv.json"),
+        (["--profile", "soundbar*1001"], "--profile"),
+        (["--profile", "soundbar*many"], "--profile"),
+        (["--profile", "soundbar*30", "--port", "65530"], "--port"),
+        (["--fleet", "/nonexistent/fleet.json"], "/nonexistent/fleet.json: $: cannot be read"),
+        (["--fleet", "/nonexistent/fleet.json", "--profile", "soundbar"], "--profile cannot be given with --fleet"),
+        (["--fleet", "/nonexistent/fleet.json", "--time-scale", "2"], "--time-scale cannot be given with --fleet"),
+        (["--profile", "soundbar", "--metrics-address", "9100"], "--metrics-address"),
+        (["--profile", "soundbar", "--metrics-address", "localhost:9100"], "--metrics-address localhost"),
         ([], "--profile"),
     ])
     func badCommandLines(_ arguments: [String], _ named: String) async throws {

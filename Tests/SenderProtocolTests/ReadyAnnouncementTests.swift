@@ -12,4 +12,14 @@ struct ReadyAnnouncementTests {
         #expect(ReadyAnnouncement.receiver(in: ReadyAnnouncement.ready) == nil)
         #expect(ReadyAnnouncement.receiver(in: "airlabd: mDNS is off (--no-mdns)") == nil)
     }
+
+    @Test("The metrics line reads back to its HOST:PORT, and is never taken for a receiver line")
+    func metricsLine() {
+        let line = ReadyAnnouncement.metricsLine(host: "127.0.0.1", port: 9100)
+        #expect(line == "airlabd: metrics for the process on http://127.0.0.1:9100/metrics")
+        #expect(ReadyAnnouncement.metrics(in: line) == "127.0.0.1:9100")
+        #expect(ReadyAnnouncement.metrics(in: ReadyAnnouncement.metricsLine(host: "::", port: 9100)) == "[::]:9100")
+        #expect(ReadyAnnouncement.receiver(in: line) == nil)
+        #expect(ReadyAnnouncement.metrics(in: ReadyAnnouncement.ready) == nil)
+    }
 }

@@ -18,7 +18,18 @@ private func serializationReference(_ info: PlaybackInfo) throws -> Data {
         "playbackLikelyToKeepUp": info.readyToPlay && !info.bufferEmpty,
         "loadedTimeRanges": info.loaded.map { [range($0)] } ?? [], "seekableTimeRanges": info.seekable.map { [range($0)] } ?? [],
     ]
-    if let duration = info.duration { dictionary["duration"] = duration }
+    if let duration = info.duration {
+        dictionary["duration"] = duration
+        dictionary["timeControlStatus"] = info.timeControlStatus
+    }
+    if let reason = info.reasonForWaitingToPlay { dictionary["reasonForWaitingToPlay"] = reason }
+    if let group = info.groupID { dictionary["groupID"] = group }
+    if let sync = info.groupSync {
+        if let error = sync.error { dictionary["groupSyncError"] = error }
+        dictionary["groupClockBound"] = sync.clockBound
+        dictionary["groupTime"] = sync.groupTime
+        dictionary["groupCorrections"] = sync.corrections
+    }
     if let presentation = info.presentation {
         dictionary["presentationMode"] = presentation.mode.rawValue
         dictionary["pictureInPictureSupported"] = presentation.supportsPictureInPicture
@@ -47,6 +58,12 @@ struct XMLPropertyListTests {
             PlaybackInfo(
                 duration: .greatestFiniteMagnitude, position: .leastNonzeroMagnitude, rate: 0.5, readyToPlay: true,
                 bufferEmpty: false),
+            {
+                var grouped = PlaybackInfo(duration: 60, position: 12, rate: 0, readyToPlay: true, bufferEmpty: false)
+                grouped.follow(group: "g1", status: ("waitingToPlayAtSpecifiedRate", "waitingForCoordinatedPlayback"), resumeRate: 1)
+                grouped.groupSync = PlaybackInfo.GroupSync(error: -0.0125, clockBound: 0.0004, groupTime: 17.25, corrections: 2)
+                return grouped
+            }(),
         ])
     func playbackInfoMatchesSerialization(info: PlaybackInfo) throws {
         let written = try #require(try parse(info.propertyList()) as? NSDictionary)

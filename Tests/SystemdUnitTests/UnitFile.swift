@@ -41,15 +41,15 @@ struct UnitFile {
         self.settings = settings
     }
 
-    /// A unit shipped in the package's `systemd/` folder.
+    /// A unit shipped in the package's `deploy/systemd/` folder.
     static func shipped(_ name: String) throws -> UnitFile {
         UnitFile(name: name, text: try String(contentsOf: shippedDirectory.appendingPathComponent(name), encoding: .utf8))
     }
 
-    /// `systemd/` at the package root, found from this file's place in `Tests/SystemdUnitTests/`.
+    /// `deploy/systemd/` at the package root, found from this file's place in `Tests/SystemdUnitTests/`.
     static var shippedDirectory: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("systemd")
+            .deletingLastPathComponent().appendingPathComponent("deploy/systemd")
     }
 
     /// Every value assigned to `key` in `section`, in order.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 private let units = ["airlabd.service", "airlabd@.service"]
 
@@ -70,7 +71,7 @@ struct UnitRulesTests {
         let unit = try UnitFile.shipped(name)
 
         #expect(unit.values("ExecStart", in: "Service").count == 1)
-        #expect(unit.value("ExecStart", in: "Service")?.hasPrefix("/usr/local/bin/airlabd --profile ") == true)
+        #expect(unit.value("ExecStart", in: "Service")?.hasPrefix("/usr/local/bin/airlabd --") == true)
     }
 
     @Test("Hands the daemon the state directory systemd makes for it", arguments: zip(units, ["airlab", "airlab/%i"]))
@@ -82,14 +83,14 @@ struct UnitRulesTests {
         #expect(command.contains("--state-dir %S/\(directory) "))
     }
 
-    @Test("An instance runs the profile it is named after, on port 7000 unless its environment file moves it")
+    @Test("An instance runs the fleet file named after it, with extra options from its environment file")
     func templateInstance() throws {
         let unit = try UnitFile.shipped("airlabd@.service")
 
         let command = try #require(unit.value("ExecStart", in: "Service"))
-        #expect(command.contains("--profile %i "))
-        #expect(command.contains("--port ${AIRLABD_PORT} "))
-        #expect(unit.environment["AIRLABD_PORT"] == "7000")
+        #expect(command.hasPrefix("/usr/local/bin/airlabd --fleet /etc/airlab/fleet-%i.json "))
+        #expect(command.hasSuffix(" $AIRLABD_ARGS"))
+        #expect(unit.environment == ["AIRLABD_ARGS": ""])
         #expect(unit.values("EnvironmentFile", in: "Service") == ["-/etc/default/airlabd-%i"])
     }
 
@@ -114,5 +115,24 @@ struct UnitRulesTests {
             unit.settings.filter { !differing.contains($0.key) }
         }
         #expect(shared(single) == shared(template))
+    }
+}
+
+@Suite("systemd units against the daemon")
+struct UnitOptionsTests {
+    @Test("Every option a unit's ExecStart gives is one airlabd --help lists", arguments: units)
+    func optionsExist(_ name: String) throws {
+        let unit = try UnitFile.shipped(name)
+        let help = try CommandRunner.run("airlabd", ["--help"])
+        #expect(help.status == 0)
+        let known = Set(HelpText(help.stdout).options)
+        #expect(known.contains("state-dir"), "the help was read: \(help.stdout)")
+
+        let command = try #require(unit.value("ExecStart", in: "Service"))
+        let given = HelpText.optionNames(in: command)
+        #expect(!given.isEmpty)
+        for option in given {
+            #expect(known.contains(option), "\(name) runs airlabd --\(option), which airlabd --help does not list")
+        }
     }
 }

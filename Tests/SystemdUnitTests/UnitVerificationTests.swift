@@ -17,7 +17,7 @@ private let standIn = "/bin/true"
 struct UnitVerificationTests {
     @Test(
         "systemd-analyze verify accepts each unit without a warning",
-        arguments: [("airlabd.service", "airlabd.service"), ("airlabd@.service", "airlabd@apple-tv-4k.service")])
+        arguments: [("airlabd.service", "airlabd.service"), ("airlabd@.service", "airlabd@lab.service")])
     func verify(_ file: String, as unitName: String) async throws {
         let analyze = try #require(systemdAnalyze)
         #expect(FileManager.default.isExecutableFile(atPath: standIn))

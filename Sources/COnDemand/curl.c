@@ -1,0 +1,123 @@
+// libcurl's functions, loaded on first use (loader.h): the ones Transport calls, with libcurl 7.88's
+// prototypes.
+#include "COnDemand.h"
+#include "loader.h"
+
+#include <stdarg.h>
+
+// Without this, curl.h makes curl_easy_setopt and curl_easy_getinfo macros that check their
+// arguments' types, and the definitions below could not be written.
+#define CURL_DISABLE_TYPECHECK
+#include <curl/curl.h>
+
+#define CURL_FUNCTIONS(X) \
+    X(CURLcode, curl_global_init, (long flags), (flags)) \
+    X(CURL *, curl_easy_init, (void), ()) \
+    X(CURLcode, curl_easy_pause, (CURL *handle, int bitmask), (handle, bitmask)) \
+    X(const char *, curl_easy_strerror, (CURLcode code), (code)) \
+    X(struct curl_slist *, curl_slist_append, (struct curl_slist *list, const char *data), (list, data)) \
+    X(CURLM *, curl_multi_init, (void), ()) \
+    X(CURLMcode, curl_multi_add_handle, (CURLM *multi_handle, CURL *curl_handle), (multi_handle, curl_handle)) \
+    X(CURLMcode, curl_multi_remove_handle, (CURLM *multi_handle, CURL *curl_handle), (multi_handle, curl_handle)) \
+    X(CURLMcode, curl_multi_poll, \
+        (CURLM *multi_handle, struct curl_waitfd extra_fds[], unsigned int extra_nfds, int timeout_ms, int *ret), \
+        (multi_handle, extra_fds, extra_nfds, timeout_ms, ret)) \
+    X(CURLMcode, curl_multi_wakeup, (CURLM *multi_handle), (multi_handle)) \
+    X(CURLMcode, curl_multi_perform, (CURLM *multi_handle, int *running_handles), (multi_handle, running_handles)) \
+    X(CURLMcode, curl_multi_cleanup, (CURLM *multi_handle), (multi_handle)) \
+    X(CURLMsg *, curl_multi_info_read, (CURLM *multi_handle, int *msgs_in_queue), (multi_handle, msgs_in_queue))
+
+#define CURL_PROCEDURES(X) \
+    X(curl_easy_cleanup, (CURL *curl), (curl)) \
+    X(curl_slist_free_all, (struct curl_slist *list), (list))
+
+// The three variadic functions take one argument after the option, whose type the option names.
+#define CURL_VARIADIC(X) \
+    X(CURLcode, curl_easy_setopt, (CURL *, CURLoption, ...)) \
+    X(CURLcode, curl_easy_getinfo, (CURL *, CURLINFO, ...)) \
+    X(CURLMcode, curl_multi_setopt, (CURLM *, CURLMoption, ...))
+
+#define VARIADIC_POINTER(type, name, parameters) type (*name) parameters;
+static struct {
+    CURL_FUNCTIONS(ONDEMAND_POINTER)
+    CURL_PROCEDURES(ONDEMAND_PROCEDURE_POINTER)
+    CURL_VARIADIC(VARIADIC_POINTER)
+} real;
+
+static struct ondemand_state state = {PTHREAD_ONCE_INIT, NULL, {0}};
+
+static const char *const libraries[] = {"libcurl.so.4"};
+
+static void load(void) {
+    void *handle = ondemand_open(&state, libraries, 1);
+    if (!handle) return;
+#define RESOLVE(type, name, parameters, arguments) \
+    if (!ondemand_resolve(&state, handle, libraries[0], #name, (void **)&real.name)) return;
+#define RESOLVE_PROCEDURE(name, parameters, arguments) RESOLVE(void, name, parameters, arguments)
+#define RESOLVE_VARIADIC(type, name, parameters) RESOLVE(type, name, parameters, ())
+    CURL_FUNCTIONS(RESOLVE)
+    CURL_PROCEDURES(RESOLVE_PROCEDURE)
+    CURL_VARIADIC(RESOLVE_VARIADIC)
+}
+
+const char *COnDemand_curlFailure(void) {
+    pthread_once(&state.once, load);
+    return state.failure;
+}
+
+#define FORWARD(type, name, parameters, arguments) ONDEMAND_FORWARD(state, load, real, type, name, parameters, arguments)
+#define FORWARD_PROCEDURE(name, parameters, arguments) ONDEMAND_FORWARD_PROCEDURE(state, load, real, name, parameters, arguments)
+CURL_FUNCTIONS(FORWARD)
+CURL_PROCEDURES(FORWARD_PROCEDURE)
+
+// An option's number says its argument's type (curl.h's CURLOPTTYPE_* and multi.h's CURLOPTTYPE_* for
+// CURLMoption): a long below 10000, an object or a function pointer below 30000, a curl_off_t below
+// 40000, a pointer above. The argument is read as that type and passed on as that type.
+#define FORWARD_OPTION(real_function, handle, option, list) \
+    do { \
+        if ((option) < CURLOPTTYPE_OBJECTPOINT) { \
+            long value = va_arg(list, long); \
+            va_end(list); \
+            return real_function(handle, option, value); \
+        } else if ((option) < CURLOPTTYPE_FUNCTIONPOINT) { \
+            void *value = va_arg(list, void *); \
+            va_end(list); \
+            return real_function(handle, option, value); \
+        } else if ((option) < CURLOPTTYPE_OFF_T) { \
+            void (*value)(void) = va_arg(list, void (*)(void)); \
+            va_end(list); \
+            return real_function(handle, option, value); \
+        } else if ((option) < CURLOPTTYPE_BLOB) { \
+            curl_off_t value = va_arg(list, curl_off_t); \
+            va_end(list); \
+            return real_function(handle, option, value); \
+        } else { \
+            void *value = va_arg(list, void *); \
+            va_end(list); \
+            return real_function(handle, option, value); \
+        } \
+    } while (0)
+
+CURLcode curl_easy_setopt(CURL *curl, CURLoption option, ...) {
+    ondemand_require(&state, load);
+    va_list list;
+    va_start(list, option);
+    FORWARD_OPTION(real.curl_easy_setopt, curl, option, list);
+}
+
+CURLMcode curl_multi_setopt(CURLM *multi, CURLMoption option, ...) {
+    ondemand_require(&state, load);
+    va_list list;
+    va_start(list, option);
+    FORWARD_OPTION(real.curl_multi_setopt, multi, option, list);
+}
+
+// Every CURLINFO's argument is a pointer to where the answer goes.
+CURLcode curl_easy_getinfo(CURL *curl, CURLINFO info, ...) {
+    ondemand_require(&state, load);
+    va_list list;
+    va_start(list, info);
+    void *answer = va_arg(list, void *);
+    va_end(list);
+    return real.curl_easy_getinfo(curl, info, answer);
+}

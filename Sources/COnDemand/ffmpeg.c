@@ -1,0 +1,101 @@
+// FFmpeg's functions, loaded on first use (loader.h): the ones Media calls, with FFmpeg 5.1's prototypes.
+#include "COnDemand.h"
+#include "loader.h"
+
+#include <libavcodec/avcodec.h>
+#include <libavcodec/version.h>
+#include <libavformat/avformat.h>
+#include <libavformat/avio.h>
+#include <libavformat/version.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/crc.h>
+#include <libavutil/dict.h>
+#include <libavutil/error.h>
+#include <libavutil/log.h>
+#include <libavutil/mathematics.h>
+#include <libavutil/mem.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/rational.h>
+#include <libavutil/samplefmt.h>
+#include <libavutil/version.h>
+
+// Each function Media calls, once: X(return type, name, parameters, arguments).
+#define FFMPEG_FUNCTIONS(X) \
+    X(int, av_channel_layout_describe, (const AVChannelLayout *channel_layout, char *buf, size_t buf_size), (channel_layout, buf, buf_size)) \
+    X(const char *, av_color_primaries_name, (enum AVColorPrimaries primaries), (primaries)) \
+    X(const char *, av_color_range_name, (enum AVColorRange range), (range)) \
+    X(const char *, av_color_space_name, (enum AVColorSpace space), (space)) \
+    X(const char *, av_color_transfer_name, (enum AVColorTransferCharacteristic transfer), (transfer)) \
+    X(uint32_t, av_crc, (const AVCRC *ctx, uint32_t crc, const uint8_t *buffer, size_t length), (ctx, crc, buffer, length)) \
+    X(const AVCRC *, av_crc_get_table, (AVCRCId crc_id), (crc_id)) \
+    X(AVDictionaryEntry *, av_dict_get, (const AVDictionary *m, const char *key, const AVDictionaryEntry *prev, int flags), (m, key, prev, flags)) \
+    X(const char *, av_get_media_type_string, (enum AVMediaType media_type), (media_type)) \
+    X(const char *, av_get_pix_fmt_name, (enum AVPixelFormat pix_fmt), (pix_fmt)) \
+    X(const char *, av_get_sample_fmt_name, (enum AVSampleFormat sample_fmt), (sample_fmt)) \
+    X(AVRational, av_guess_sample_aspect_ratio, (AVFormatContext *format, AVStream *stream, AVFrame *frame), (format, stream, frame)) \
+    X(AVRational, av_guess_frame_rate, (AVFormatContext *ctx, AVStream *stream, AVFrame *frame), (ctx, stream, frame)) \
+    X(void *, av_malloc, (size_t size), (size)) \
+    X(AVPacket *, av_packet_alloc, (void), ()) \
+    X(const AVPixFmtDescriptor *, av_pix_fmt_desc_get, (enum AVPixelFormat pix_fmt), (pix_fmt)) \
+    X(int, av_probe_input_buffer2, \
+        (AVIOContext *pb, const AVInputFormat **fmt, const char *url, void *logctx, unsigned int offset, unsigned int max_probe_size), \
+        (pb, fmt, url, logctx, offset, max_probe_size)) \
+    X(int, av_read_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt)) \
+    X(int, av_reduce, (int *dst_num, int *dst_den, int64_t num, int64_t den, int64_t max), (dst_num, dst_den, num, den, max)) \
+    X(int64_t, av_rescale_q, (int64_t a, AVRational bq, AVRational cq), (a, bq, cq)) \
+    X(uint8_t *, av_stream_get_side_data, (const AVStream *stream, enum AVPacketSideDataType type, size_t *size), (stream, type, size)) \
+    X(int, av_strerror, (int errnum, char *errbuf, size_t errbuf_size), (errnum, errbuf, errbuf_size)) \
+    X(const AVCodecDescriptor *, avcodec_descriptor_get, (enum AVCodecID id), (id)) \
+    X(const char *, avcodec_profile_name, (enum AVCodecID codec_id, int profile), (codec_id, profile)) \
+    X(AVFormatContext *, avformat_alloc_context, (void), ()) \
+    X(int, avformat_find_stream_info, (AVFormatContext *ic, AVDictionary **options), (ic, options)) \
+    X(int, avformat_open_input, (AVFormatContext **ps, const char *url, const AVInputFormat *fmt, AVDictionary **options), (ps, url, fmt, options)) \
+    X(AVIOContext *, avio_alloc_context, \
+        (unsigned char *buffer, int buffer_size, int write_flag, void *opaque, int (*read_packet)(void *opaque, uint8_t *buf, int buf_size), \
+            int (*write_packet)(void *opaque, uint8_t *buf, int buf_size), int64_t (*seek)(void *opaque, int64_t offset, int whence)), \
+        (buffer, buffer_size, write_flag, opaque, read_packet, write_packet, seek))
+
+// The same for the functions that return nothing: X(name, parameters, arguments).
+#define FFMPEG_PROCEDURES(X) \
+    X(av_free, (void *ptr), (ptr)) \
+    X(av_freep, (void *ptr), (ptr)) \
+    X(av_log_set_level, (int level), (level)) \
+    X(av_packet_free, (AVPacket **pkt), (pkt)) \
+    X(av_packet_unref, (AVPacket *pkt), (pkt)) \
+    X(avformat_close_input, (AVFormatContext **s), (s)) \
+    X(avio_context_free, (AVIOContext **s), (s))
+
+static struct {
+    FFMPEG_FUNCTIONS(ONDEMAND_POINTER)
+    FFMPEG_PROCEDURES(ONDEMAND_PROCEDURE_POINTER)
+} real;
+
+static struct ondemand_state state = {PTHREAD_ONCE_INIT, NULL, {0}};
+
+// The major versions the headers were built for: the libraries' sonames, each after what it needs.
+static const char *const libraries[] = {
+    "libavutil.so." ONDEMAND_STRINGIFY(LIBAVUTIL_VERSION_MAJOR),
+    "libavcodec.so." ONDEMAND_STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
+    "libavformat.so." ONDEMAND_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR),
+};
+
+static void load(void) {
+    // libavformat's handle searches it, then libavcodec and libavutil, which it needs.
+    void *handle = ondemand_open(&state, libraries, 3);
+    if (!handle) return;
+#define RESOLVE(type, name, parameters, arguments) \
+    if (!ondemand_resolve(&state, handle, libraries[2], #name, (void **)&real.name)) return;
+#define RESOLVE_PROCEDURE(name, parameters, arguments) RESOLVE(void, name, parameters, arguments)
+    FFMPEG_FUNCTIONS(RESOLVE)
+    FFMPEG_PROCEDURES(RESOLVE_PROCEDURE)
+}
+
+const char *COnDemand_ffmpegFailure(void) {
+    pthread_once(&state.once, load);
+    return state.failure;
+}
+
+#define FORWARD(type, name, parameters, arguments) ONDEMAND_FORWARD(state, load, real, type, name, parameters, arguments)
+#define FORWARD_PROCEDURE(name, parameters, arguments) ONDEMAND_FORWARD_PROCEDURE(state, load, real, name, parameters, arguments)
+FFMPEG_FUNCTIONS(FORWARD)
+FFMPEG_PROCEDURES(FORWARD_PROCEDURE)

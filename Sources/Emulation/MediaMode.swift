@@ -1,0 +1,24 @@
+/// What a receiver does with the media it plays (`--media`, DESIGN.md §12).
+public enum MediaMode: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Reads the playlists and probes each asset's first segment; plays on the latency model.
+    case probe
+    /// Fetches every segment once beforehand and plays through the profile's network and buffer
+    /// model from the measured sizes: deterministic per seed.
+    case verify
+    /// Each receiver fetches its own segments as it plays, paced to its profile's bandwidth.
+    case realtime
+
+    /// Reads the option's value, saying what it accepts otherwise.
+    public static func parse(_ text: String) -> Result<MediaMode, MediaModeError> {
+        MediaMode(rawValue: text).map { .success($0) } ?? .failure(MediaModeError(value: text))
+    }
+
+    public var fetchesSegments: Bool { self != .probe }
+}
+
+public struct MediaModeError: Error, Sendable, CustomStringConvertible {
+    public var value: String
+    public var description: String {
+        "--media '\(value)' is not a media mode: use \(MediaMode.allCases.map(\.rawValue).joined(separator: ", "))"
+    }
+}

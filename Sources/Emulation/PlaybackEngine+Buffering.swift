@@ -1,0 +1,468 @@
+/// Buffering: when the plan carries segments and a buffer model (`--media verify|realtime`), the
+/// engine decides what to fetch and when, and stalls when the playhead reaches the end of what has
+/// arrived (research/segments.md §2, §4).
+///
+/// The engine stays pure: it asks for fetches (`takeFetchActions`) and is told how they went
+/// (`segmentLoaded`, `segmentFailed`); its driver performs them, on a model of the network or for
+/// real. Without segments (`probe`) nothing here runs and playback is the latency model alone.
+///
+/// The rules, per rendition, as hls.js and Media3 behave:
+/// - one request at a time; the next segment of what plays is fetched whenever less than the forward
+///   target is buffered ahead of the playhead;
+/// - the first frame waits for the startup buffer; an asset's first frame too (`asset-priming`);
+/// - the next asset (or primary after the last) is preloaded once what plays is buffered to its end,
+///   and a break's first asset once primary is buffered to the break or `preloadLead` before it;
+/// - the playhead stops where the buffer ends (a stall) and goes on once `rebufferResume` is buffered
+///   ahead, or the rendition is buffered to its end; on VOD breaks keep their media positions, so a
+///   stall shifts session time only;
+/// - a failed fetch is retried by the profile's policy; out of tries, a failed asset is skipped (the
+///   next asset plays, then primary), and a failed primary ends the session with a media error.
+extension PlaybackEngine {
+    /// The buffer's state between calls.
+    struct Buffering: Sendable {
+        var model: BufferModel
+        var tracks: [TrackBuffer] = []
+        var inFlight: SegmentFetch?
+        var retry: PendingRetry?
+        var stall: Stall?
+        var nextFetchID: UInt64 = 0
+        var actions: [FetchAction] = []
+        /// Assets that failed while being preloaded: skipped when the break reaches them.
+        var failedAssets: [TrackKey: String] = [:]
+        /// The last failure of a segment per track, for the reason of the stall it causes.
+        var lastFailure: [TrackKey: FetchFailure] = [:]
+        /// Which variant primary plays: 0 the plan's, k its k-th fallback (`PlaybackEngine+Variants`).
+        var variant = 0
+        /// Bits per second of the last primary segment that arrived.
+        var throughput: Double?
+
+        func track(_ key: TrackKey) -> TrackBuffer? {
+            tracks.first { $0.key == key }
+        }
+    }
+
+    /// What of one rendition has arrived: a contiguous range of its timeline.
+    ///
+    /// Kept as positions, not segment indices: bytes that arrived stay buffered when a live reload
+    /// drops their segments from the playlist, and a segment missed meanwhile shows as a hole between
+    /// the buffer's end and the next segment the playlist still has.
+    struct TrackBuffer: Sendable {
+        let key: TrackKey
+        var list: SegmentList
+        var bufferedStart: Double
+        var bufferedEnd: Double
+        /// A live rendition is never buffered to its end: its playlist grows.
+        var isLive = false
+
+        /// An empty buffer where segment `index` starts.
+        init(key: TrackKey, list: SegmentList, at index: Int, isLive: Bool) {
+            self.key = key
+            self.list = list
+            bufferedStart = list.start(of: index)
+            bufferedEnd = bufferedStart
+            self.isLive = isLive
+        }
+
+        var isEmpty: Bool { bufferedEnd <= bufferedStart + PlaybackEngine.bufferEpsilon }
+        var isComplete: Bool { !isLive && bufferedEnd >= list.end - PlaybackEngine.bufferEpsilon }
+        /// The next segment to fetch: the one that plays at the buffer's end; nil when the playlist has
+        /// nothing past the buffer, or when what follows the buffer has left it (a hole: the playhead
+        /// plays what it has, then jumps; see `liveWindowJump`).
+        var next: Int? {
+            guard !list.isEmpty, bufferedEnd < list.end - PlaybackEngine.bufferEpsilon else { return nil }
+            let index = list.index(containing: bufferedEnd + PlaybackEngine.bufferEpsilon)
+            return list.start(of: index) > bufferedEnd + PlaybackEngine.tolerance ? nil : index
+        }
+
+        /// The same buffer over a newer playlist of the rendition (a live reload): positions stay on
+        /// the first load's timeline, so what was buffered keeps its place.
+        mutating func rebase(on newer: SegmentList) {
+            list = newer
+        }
+
+        /// The segment that plays from `start` to `end` arrived. One that does not continue the buffer
+        /// (a live segment fetched after a hole) starts it again.
+        mutating func arrived(from start: Double, to end: Double) {
+            if start > bufferedEnd + PlaybackEngine.tolerance || end < bufferedStart - PlaybackEngine.tolerance {
+                (bufferedStart, bufferedEnd) = (start, end)
+            } else {
+                (bufferedStart, bufferedEnd) = (min(bufferedStart, start), max(bufferedEnd, end))
+            }
+        }
+
+        /// Whether the buffer serves a playhead at `offset`: it lies in what arrived, or in the next
+        /// segment to fetch.
+        func covers(_ offset: Double) -> Bool {
+            guard offset >= bufferedStart - PlaybackEngine.bufferEpsilon else { return false }
+            if offset <= bufferedEnd + PlaybackEngine.bufferEpsilon { return true }
+            return next.map { offset < list.start(of: $0 + 1) + PlaybackEngine.bufferEpsilon } ?? false
+        }
+
+        /// Seconds buffered ahead of `offset`; infinite once the rendition is buffered to its end, or
+        /// the playhead stands at the end of a VOD rendition (nothing is left to fetch for it).
+        func ahead(of offset: Double) -> Double {
+            if isComplete || (!isLive && offset >= list.end - PlaybackEngine.bufferEpsilon) { return .infinity }
+            return offset < bufferedStart - PlaybackEngine.bufferEpsilon ? 0 : bufferedEnd - offset
+        }
+    }
+
+    struct PendingRetry: Sendable {
+        var at: Double
+        var fetch: SegmentFetch
+    }
+
+    struct Stall: Sendable {
+        var reason: StallReason
+        var track: TrackKey
+        var since: Double
+        /// Seconds buffered ahead that end it.
+        var resumeAhead: Double
+    }
+
+    /// What plays (or is about to), and where in it, in the rendition's own seconds.
+    struct Playhead {
+        var key: TrackKey
+        var list: SegmentList
+        var offset: Double
+        /// True when the playhead moves with the clock now.
+        var advancing: Bool
+    }
+
+    /// Far enough below the frame durations that float sums never hide a segment boundary.
+    static let bufferEpsilon = 1e-6
+
+    // MARK: - The driver's side
+
+    /// The fetches and cancellations asked for since the last call, in order.
+    public mutating func takeFetchActions() -> [FetchAction] {
+        guard buffering != nil else { return [] }
+        defer { buffering!.actions.removeAll() }
+        return buffering!.actions
+    }
+
+    /// A fetch arrived whole at `time`.
+    public mutating func segmentLoaded(_ id: UInt64, at time: Double) -> [PlaybackEvent] {
+        var events = advance(to: time)
+        guard buffering != nil, let fetch = buffering!.inFlight, fetch.id == id else { return events }
+        buffering!.inFlight = nil
+        buffering!.lastFailure[fetch.track] = nil
+        measureThroughput(of: fetch, at: time)
+        // Placed by its position, which a live reload does not move; the playlist may have dropped it meanwhile.
+        if let index = buffering!.tracks.firstIndex(where: { $0.key == fetch.track }) {
+            buffering!.tracks[index].arrived(from: fetch.start, to: fetch.start + max(0, fetch.segment.duration.isFinite ? fetch.segment.duration : 0))
+        }
+        events += reconcileBuffering()
+        return events
+    }
+
+    /// A fetch failed at `time`: retried by the profile's policy, or the rendition fails.
+    public mutating func segmentFailed(_ id: UInt64, _ failure: FetchFailure, at time: Double) -> [PlaybackEvent] {
+        var events = advance(to: time)
+        guard buffering != nil, let fetch = buffering!.inFlight, fetch.id == id else { return events }
+        buffering!.inFlight = nil
+        buffering!.lastFailure[fetch.track] = failure
+        let policy = buffering!.model.retry
+        let what = "segment \(fetch.index + 1) of \(fetch.track) (\(fetch.segment.uri))"
+        if policy.retries(after: failure, attempt: fetch.attempt) {
+            let delay = policy.delay(beforeRetry: fetch.attempt)
+            var again = fetch
+            again.attempt += 1
+            buffering!.retry = PendingRetry(at: now + delay, fetch: again)
+            events.append(event(.segmentFailed, reason: "\(what) failed: \(failure); retry \(fetch.attempt) of \(policy.retries) in \(PlaybackCommand.format(delay)) s"))
+            return events + reconcileBuffering()
+        }
+        let tries = fetch.attempt == 1 ? "" : " after \(fetch.attempt) tries"
+        events.append(event(.segmentFailed, reason: "\(what) failed: \(failure)\(tries); no retry left"))
+        if fetch.track == .primary, let switched = switchDownForFailure("\(what) failed: \(failure)\(tries)") {
+            return events + [switched] + reconcileBuffering()
+        }
+        events += renditionFailed(fetch.track, reason: "\(what) failed: \(failure)\(tries)")
+        return events + reconcileBuffering()
+    }
+
+    /// Seconds of what plays that are buffered ahead of the playhead (0 when nothing is), and the
+    /// buffered range on the primary timeline while primary plays: what `/playback-info` reports.
+    public var bufferStatus: BufferStatus? {
+        guard let buffering else { return nil }
+        guard let head = playhead(), !head.list.isEmpty else {
+            // Nothing of it to fetch (an SDK ad, an asset without a playlist): it plays from what it has.
+            return BufferStatus(ahead: 0, loaded: nil, isStalled: buffering.stall != nil, isComplete: true, likelyToKeepUp: buffering.stall == nil)
+        }
+        guard let track = buffering.track(head.key) else {
+            return BufferStatus(ahead: 0, loaded: nil, isStalled: buffering.stall != nil, likelyToKeepUp: false)
+        }
+        let ahead = max(0, min(track.bufferedEnd, head.list.end) - head.offset)
+        let loaded = track.bufferedStart...max(track.bufferedStart, track.bufferedEnd)
+        let likely = buffering.stall == nil && (track.isComplete || ahead >= buffering.model.rebufferResume.seconds - Self.bufferEpsilon)
+        return BufferStatus(ahead: ahead, loaded: loaded, isStalled: buffering.stall != nil, isComplete: track.isComplete, likelyToKeepUp: likely)
+    }
+
+    // MARK: - Deciding
+
+    /// After anything changed: stalls or resumes, makes sure what plays and what comes next are
+    /// buffered where they play, and asks for the next fetch.
+    mutating func reconcileBuffering() -> [PlaybackEvent] {
+        guard buffering != nil, isActive else { return [] }
+        var events: [PlaybackEvent] = []
+        let head = playhead()
+        let preload = head.flatMap { preloadTarget(after: $0) }
+        // Only what plays, what comes next and primary are kept.
+        for index in buffering!.tracks.indices.reversed() {
+            let key = buffering!.tracks[index].key
+            if key != .primary, key != head?.key, key != preload?.key { dropTrack(at: index) }
+        }
+        if let head, let jump = liveWindowJump(head) {
+            events += jump
+            return events + reconcileBuffering()
+        }
+        if let head { place(head) }
+        if let preload { place(preload) }
+
+        if let stall = buffering!.stall {
+            let track = buffering!.track(stall.track)
+            if head?.key != stall.track || head?.advancing != true {
+                events.append(endStall(reason: "what stalled no longer plays"))
+            } else if let track, let head, track.ahead(of: head.offset) >= stall.resumeAhead - Self.bufferEpsilon {
+                events.append(endStall(reason: track.isComplete ? "the rest of the rendition has arrived" : "enough is buffered to play on"))
+            }
+        }
+        if buffering!.stall == nil, let head, head.advancing, let track = buffering!.track(head.key),
+            !head.list.isEmpty, track.ahead(of: head.offset) <= Self.bufferEpsilon
+        {
+            let stall = beginStall(for: head, track: track)
+            events.append(stall)
+            if head.key == .primary, stall.stall == .segmentLate, let switched = switchDownForStall() {
+                events.append(switched)
+            }
+        }
+        requestNextFetch(head: head, preload: preload)
+        return events
+    }
+
+    /// When the buffer next needs the engine without an outside event: a retry, the playhead reaching
+    /// the buffer's end, the buffer falling below the forward target, a break coming into preload range.
+    var bufferingDeadline: Double? {
+        guard let buffering, isActive else { return nil }
+        var best = buffering.retry?.at
+        func consider(_ time: Double) {
+            if time.isFinite, best == nil || time < best! { best = time }
+        }
+        guard let head = playhead(), head.advancing, buffering.stall == nil, rate > 0 else { return best }
+        let idle = buffering.inFlight == nil && buffering.retry == nil
+        if let track = buffering.track(head.key), !track.isComplete, !head.list.isEmpty {
+            let ahead = track.ahead(of: head.offset)
+            if ahead > Self.bufferEpsilon { consider(now + ahead / rate) }
+            let target = buffering.model.forwardTarget.seconds
+            if idle, track.next != nil, ahead > target, !reachesNextBreak(track) { consider(now + (ahead - target) / rate) }
+        }
+        if idle, case .primary = activity, let next = nextGroup(suppressing: primarySuppression) {
+            let startsAt = next.position - max(0, buffering.model.preloadLead.seconds)
+            if startsAt > position + Self.bufferEpsilon { consider(now + (startsAt - position) / rate) }
+        }
+        return best
+    }
+
+    // MARK: - Where things play
+
+    func playhead() -> Playhead? {
+        switch activity {
+        case .idle, .ended:
+            return nil
+        case .loading(_, let start):
+            return Playhead(key: .primary, list: primaryList, offset: start, advancing: false)
+        case .primary:
+            return Playhead(key: .primary, list: primaryList, offset: position, advancing: rate > 0)
+        case .transition(let change):
+            switch change.then {
+            case .asset(let cursor): return Playhead(key: assetKey(cursor), list: cursor.currentAsset.segments, offset: cursor.offset, advancing: false)
+            case .primary(let resumption): return Playhead(key: .primary, list: primaryList, offset: resumption.position, advancing: false)
+            }
+        case .interstitial(let cursor):
+            return Playhead(key: assetKey(cursor), list: cursor.currentAsset.segments, offset: cursor.offset, advancing: rate > 0)
+        }
+    }
+
+    func assetKey(_ cursor: BreakCursor) -> TrackKey {
+        .asset(group: cursor.group.id, member: cursor.member, asset: cursor.asset)
+    }
+
+    /// What to preload while `head` plays, if its time has come: the break's first asset before a
+    /// break, the next asset (or primary's resume point) once the current asset is buffered to its end.
+    func preloadTarget(after head: Playhead) -> Playhead? {
+        guard let buffering else { return nil }
+        switch activity {
+        case .primary:
+            guard let next = nextGroup(suppressing: primarySuppression), !(next.members.first?.startedBySDK ?? true) else { return nil }
+            let buffered = buffering.track(.primary).map { $0.bufferedEnd >= next.position - Self.tolerance || $0.isComplete } ?? false
+            let inLead = next.position - position <= max(0, buffering.model.preloadLead.seconds) + Self.bufferEpsilon
+            guard buffered || inLead else { return nil }
+            return firstAsset(of: next)
+        case .interstitial(let cursor):
+            guard buffering.track(head.key)?.isComplete ?? head.list.isEmpty else { return nil }
+            return assetAfter(cursor)
+        case .transition(let change):
+            guard case .asset(let cursor) = change.then, buffering.track(head.key)?.isComplete ?? head.list.isEmpty else { return nil }
+            return assetAfter(cursor)
+        default:
+            return nil
+        }
+    }
+
+    /// The first asset of a group that can play.
+    func firstAsset(of group: PlannedGroup) -> Playhead? {
+        for (member, event) in group.members.enumerated() where event.failure == nil && !hasPlayedOnce(event) {
+            let key = { (asset: Int) in TrackKey.asset(group: group.id, member: member, asset: asset) }
+            // An asset whose preload failed is not tried again: the break will skip it.
+            if let asset = event.assets.indices.first(where: { event.assets[$0].failure == nil && buffering?.failedAssets[key($0)] == nil }) {
+                return Playhead(key: key(asset), list: event.assets[asset].segments, offset: 0, advancing: false)
+            }
+        }
+        return nil
+    }
+
+    /// What plays after the cursor's asset: the event's next asset, the next event's first, or primary
+    /// where the group resumes it.
+    func assetAfter(_ cursor: BreakCursor) -> Playhead? {
+        let members = cursor.group.members
+        var member = cursor.member
+        var asset = cursor.asset + 1
+        while member < members.count {
+            let event = members[member]
+            if event.failure == nil, !(member != cursor.member && hasPlayedOnce(event)) {
+                while asset < event.assets.count {
+                    let key = TrackKey.asset(group: cursor.group.id, member: member, asset: asset)
+                    if event.assets[asset].failure == nil, buffering?.failedAssets[key] == nil {
+                        return Playhead(key: key, list: event.assets[asset].segments, offset: 0, advancing: false)
+                    }
+                    asset += 1
+                }
+            }
+            member += 1
+            asset = 0
+        }
+        guard cursor.group.placement != .post else { return nil }
+        return Playhead(key: .primary, list: primaryList, offset: resumePoint(of: cursor), advancing: false)
+    }
+
+    /// Makes sure the rendition has a buffer that covers where it plays; one that does not is started
+    /// again at the segment that plays there (a seek, primary after a break).
+    mutating func place(_ head: Playhead) {
+        guard !head.list.isEmpty else { return }
+        if let existing = buffering!.tracks.firstIndex(where: { $0.key == head.key }) {
+            buffering!.tracks[existing].rebase(on: head.list)
+            guard !buffering!.tracks[existing].covers(head.offset) else { return }
+            dropTrack(at: existing)
+        }
+        let index = head.list.index(containing: head.offset)
+        buffering!.tracks.append(TrackBuffer(key: head.key, list: head.list, at: index, isLive: head.key == .primary && plan.isLive))
+    }
+
+    /// A live playhead that has played what it buffered while the segments after it left the
+    /// playlist (an ad that does not resume at the live point, a long stall) cannot go on where it
+    /// is: it jumps to what is still there, the buffer's restart after the hole or the window's first
+    /// segment, as hls.js and AVPlayer do when they fall behind a sliding window. The seconds jumped
+    /// over are lost content, said in the event.
+    mutating func liveWindowJump(_ head: Playhead) -> [PlaybackEvent]? {
+        guard plan.isLive, head.key == .primary, case .primary = activity, let track = buffering!.track(.primary),
+            !head.list.isEmpty, track.ahead(of: head.offset) <= Self.bufferEpsilon
+        else { return nil }
+        let windowStart = head.list.start(of: 0)
+        let restart = track.bufferedStart > head.offset + Self.tolerance ? track.bufferedStart : windowStart
+        guard restart > head.offset + Self.tolerance, windowStart > track.bufferedEnd + Self.tolerance || restart == track.bufferedStart else { return nil }
+        var events: [PlaybackEvent] = []
+        if buffering!.stall != nil { events.append(endStall(reason: "the playhead left for the live window")) }
+        let missed = restart - head.offset
+        position = restart
+        events.append(event(.seeked, reason: "fell behind the live window: the \(PlaybackCommand.format(missed)) s after \(PlaybackCommand.format(head.offset)) left the playlist before they were fetched; playback jumps to \(PlaybackCommand.format(restart))"))
+        return events + startBreakAtPlayhead()
+    }
+
+    /// Forgets a rendition's buffer, cancelling its fetch in flight and its retry.
+    mutating func dropTrack(at index: Int) {
+        let key = buffering!.tracks[index].key
+        buffering!.tracks.remove(at: index)
+        cancelFetches(of: key)
+    }
+
+    /// Cancels the rendition's fetch in flight and forgets its pending retry.
+    mutating func cancelFetches(of key: TrackKey) {
+        if let fetch = buffering!.inFlight, fetch.track == key {
+            buffering!.inFlight = nil
+            buffering!.actions.append(.cancel(id: fetch.id))
+        }
+        if buffering!.retry?.fetch.track == key { buffering!.retry = nil }
+    }
+
+    /// Asks for the next segment, if nothing is in flight: what plays first, below its forward target;
+    /// then what comes next, up to its startup buffer.
+    mutating func requestNextFetch(head: Playhead?, preload: Playhead?) {
+        guard buffering!.inFlight == nil else { return }
+        if let retry = buffering!.retry {
+            guard retry.at <= now + Self.bufferEpsilon else { return }
+            buffering!.retry = nil
+            // The track may have moved on meanwhile: the retry is for what is still missing.
+            if let track = buffering!.track(retry.fetch.track), let next = track.next, track.list.segments[next].uri == retry.fetch.segment.uri {
+                var again = retry.fetch
+                again.index = next
+                issue(again)
+                return
+            }
+        }
+        let model = buffering!.model
+        if let head, let track = buffering!.track(head.key), let next = track.next,
+            track.ahead(of: head.offset) < model.forwardTarget.seconds + Self.bufferEpsilon, !reachesNextBreak(track)
+        {
+            return issue(next, of: track)
+        }
+        if let preload, let track = buffering!.track(preload.key), let next = track.next,
+            track.ahead(of: preload.offset) < model.startupBuffer.seconds - Self.bufferEpsilon
+        {
+            return issue(next, of: track)
+        }
+    }
+
+    /// Primary is buffered up to the next break that will play something and no further: the break
+    /// replaces what follows, and its first asset is what to fetch next.
+    func reachesNextBreak(_ track: TrackBuffer) -> Bool {
+        guard track.key == .primary, case .primary = activity, let next = nextGroup(suppressing: primarySuppression),
+            track.bufferedEnd >= next.position - Self.tolerance
+        else { return false }
+        return next.members.first?.startedBySDK != true && firstAsset(of: next) != nil
+    }
+
+    mutating func issue(_ index: Int, of track: TrackBuffer) {
+        let segment = track.list.segments[index]
+        issue(SegmentFetch(
+            id: 0, track: track.key, index: index, segment: segment, start: track.list.start(of: index), attempt: 1, requestedAt: now,
+            timeout: buffering!.model.retry.timeoutSeconds))
+    }
+
+    mutating func issue(_ request: SegmentFetch) {
+        var fetch = request
+        fetch.id = buffering!.nextFetchID
+        fetch.requestedAt = now
+        buffering!.nextFetchID += 1
+        buffering!.inFlight = fetch
+        buffering!.actions.append(.fetch(fetch))
+    }
+
+    /// Whether the rendition that `head` names is buffered enough to start: the startup buffer, or all of it.
+    func isReadyToStart(_ head: Playhead) -> Bool {
+        guard let buffering, !head.list.isEmpty else { return true }
+        guard let track = buffering.track(head.key) else { return false }
+        return track.ahead(of: head.offset) >= min(buffering.model.startupBuffer.seconds, head.list.end - head.offset) - Self.bufferEpsilon
+    }
+}
+
+/// The buffer as `/playback-info` reports it.
+public struct BufferStatus: Sendable, Hashable {
+    /// Seconds buffered ahead of the playhead in what plays.
+    public var ahead: Double
+    /// What of it is buffered, in its own seconds (the primary timeline, or the asset's).
+    public var loaded: ClosedRange<Double>?
+    public var isStalled: Bool
+    /// Buffered to its end.
+    public var isComplete = false
+    /// Not stalled, and as much ahead as a stall would wait for (AVPlayerItem's flag).
+    public var likelyToKeepUp: Bool
+}

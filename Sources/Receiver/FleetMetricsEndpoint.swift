@@ -1,0 +1,105 @@
+import Foundation
+import HTTP
+import Synchronization
+
+/// `airlabd --metrics-address HOST:PORT`: one `GET /metrics` for the whole process, so that a scraper
+/// has one target per host however many receivers the process runs.
+///
+/// Each receiver's series are those of its own `/metrics`, labelled `receiver` and `profile`: the label
+/// sets are bounded by the fleet, which the process fixes at start. Process series follow.
+public final class FleetMetricsEndpoint: Sendable {
+    private let server: HTTPServer
+    private let address: String
+
+    public init(fleet: ReceiverFleet, address: String, port: UInt16) {
+        self.address = address
+        let ownConnections = Mutex<(@Sendable () -> Int)?>(nil)
+        let responder = FleetMetricsResponder(fleet: fleet, ownConnections: { ownConnections.withLock { $0 }?() ?? 0 })
+        let server = HTTPServer(configuration: HTTPServerConfiguration(address: address, port: port, connectionLimit: Self.connectionLimit), responder: responder)
+        self.server = server
+        ownConnections.withLock { $0 = { [weak server] in server?.statistics.openConnections ?? 0 } }
+    }
+
+    /// Scrapers are few; a handful of connections is plenty, and keeps descriptors for the receivers.
+    static let connectionLimit = 64
+
+    /// Reads `HOST:PORT` or `[IPV6]:PORT` of `--metrics-address`, port 0 picking a free one; nil
+    /// otherwise. Whether the host is a numeric address is for the server to say when it binds.
+    public static func listenAddress(_ text: String) -> (host: String, port: UInt16)? {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else { return nil }
+        var host = text[..<colon]
+        if host.hasPrefix("[") {
+            guard host.hasSuffix("]") else { return nil }
+            host = host.dropFirst().dropLast()
+        } else if host.contains(":") {
+            return nil
+        }
+        return host.isEmpty ? nil : (String(host), port)
+    }
+
+    /// Starts serving; throws with a one-line reason (a port in use, an address that is not numeric).
+    public func start() throws(ReceiverError) {
+        do {
+            try server.start()
+        } catch {
+            throw ReceiverError("--metrics-address \(address): \(error)")
+        }
+    }
+
+    /// The port served, once started.
+    public var port: UInt16 { server.port }
+
+    public func stop() {
+        server.stop()
+    }
+}
+
+/// Answers `GET /metrics` on the polling thread: the exposition is built from snapshots under short
+/// locks and two small reads of `/proc`, on a server of its own that no receiver shares.
+private struct FleetMetricsResponder: HTTPResponder {
+    let fleet: ReceiverFleet
+    let ownConnections: @Sendable () -> Int
+
+    func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        answer(request)
+    }
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        answer(request)
+    }
+
+    private func answer(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.path == "/metrics" else { return .text("only /metrics is served here\n", status: 404) }
+        guard request.method == "GET" || request.method == "HEAD" else { return .text("GET /metrics\n", status: 405) }
+        let text = fleet.exposition(process: ProcessFigures.current(), ownConnections: ownConnections())
+        return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+}
+
+extension ReceiverFleet {
+    /// The process's exposition: every receiver's families, labelled and merged, then the process's.
+    ///
+    /// - Parameter ownConnections: connections the metrics endpoint itself holds open, counted with
+    ///   the receivers' in `airlab_process_http_open_connections`.
+    func exposition(process: ProcessFigures, ownConnections: Int) -> String {
+        var connections = ownConnections
+        let sources = receivers.map { receiver in
+            connections += receiver.core.openConnections()
+            let labels = [
+                MetricFamily.Label(name: "receiver", value: receiver.configuration.name),
+                MetricFamily.Label(name: "profile", value: receiver.configuration.profile.name),
+            ]
+            return (labels: labels, families: receiver.core.metricFamilies())
+        }
+        var families = MetricFamily.merged(sources)
+        func gauge(_ name: String, _ help: String, _ value: Int?) {
+            guard let value else { return }
+            families.append(MetricFamily(name: name, kind: .gauge, help: help, samples: [MetricFamily.Sample(value: "\(value)")]))
+        }
+        gauge("airlab_fleet_receivers", "Receivers this process runs.", receivers.count)
+        gauge("airlab_process_http_open_connections", "TCP connections open now to all receivers and to this endpoint.", connections)
+        gauge("process_resident_memory_bytes", "Resident memory of the process, in bytes (VmRSS).", process.residentBytes)
+        gauge("process_open_fds", "Open file descriptors of the process.", process.openDescriptors)
+        return MetricFamily.exposition(families)
+    }
+}

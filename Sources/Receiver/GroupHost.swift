@@ -1,0 +1,125 @@
+import Emulation
+import Foundation
+import HTTP
+import SenderProtocol
+import Synchronization
+
+/// The groups one receiver hosts (`/groups`, research §4.3): any receiver can host groups, and
+/// receivers anywhere join them over HTTP. Group time is the host's session clock, so it runs at the
+/// host's `--time-scale`.
+final class GroupHost: Sendable {
+    let timeScale: Double
+    private let clock: any PlaybackClock
+    private let groups = Mutex<[String: HostedGroup]>([:])
+    private let created = Atomic<Int>(0)
+
+    /// At most this many groups on one receiver.
+    static let groupLimit = 64
+
+    init(timeScale: Double, clock: any PlaybackClock) {
+        self.timeScale = timeScale
+        self.clock = clock
+    }
+
+    // MARK: - Routes
+
+    /// The group clock, answered at once on the polling thread so that the reading is as fresh as it can be.
+    func clockReading(path: String) -> HTTPResponse? {
+        let parts = Self.parts(of: path)
+        guard parts.count == 2, parts[1] == "clock", let group = group(parts[0]) else { return nil }
+        return clockAnswer(group)
+    }
+
+    private func clockAnswer(_ group: HostedGroup) -> HTTPResponse {
+        let received = group.now
+        return json(GroupClockReading(receivedAt: received, sentAt: group.now))
+    }
+
+    /// `/groups` and everything under it.
+    func respond(to request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
+        let parts = Self.parts(of: request.path)
+        guard let id = parts.first else { return try groupsRoot(request) }
+        guard let group = group(id) else {
+            throw ProtocolError(status: 404, "this receiver hosts no group '\(id.prefix(64))'; GET /groups lists them")
+        }
+        switch (request.method, parts.count > 1 ? parts[1] : nil, parts.count) {
+        case ("GET", nil, 1):
+            return json(group.summary)
+        case ("DELETE", nil, 1):
+            _ = groups.withLock { $0.removeValue(forKey: id) }
+            group.close()
+            return HTTPResponse(status: 200)
+        case ("GET", "clock", 2):
+            return clockAnswer(group)
+        case ("GET", "events", 2):
+            return .eventStream(try group.subscribe(participant: request.query["participant"]))
+        case ("POST", "inputs", 2):
+            let message: GroupInputMessage
+            do {
+                message = try WireJSON.decoder.decode(GroupInputMessage.self, from: request.body)
+            } catch {
+                throw ProtocolError("the body of \(request.path) is not a group input: {\"participant\": NAME, \"op\": join|leave|begin|end|rate|pause|seek, …}")
+            }
+            try group.handle(message)
+            return json(group.summary)
+        case ("POST", "messages", 2):
+            try group.relay(request.body)
+            return HTTPResponse(status: 202)
+        default:
+            throw ProtocolError(status: 404, "groups have GET and DELETE /groups/ID, GET /groups/ID/clock and /events, POST /groups/ID/inputs and /messages; not \(request.method) \(request.path)")
+        }
+    }
+
+    private func groupsRoot(_ request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
+        if request.method == "GET" {
+            let all = groups.withLock { Array($0.values) }.sorted { $0.id < $1.id }
+            return json(GroupListing(groups: all.map(\.summary)))
+        }
+        let creation: GroupCreation
+        do {
+            creation = try WireJSON.decoder.decode(GroupCreation.self, from: request.body)
+        } catch {
+            throw ProtocolError("POST /groups takes {\"contentID\": TEXT, \"id\": NAME, \"policy\": {\"waitFor\": [...]}, \"framesPerSecond\": N}")
+        }
+        guard !creation.contentID.isEmpty, creation.contentID.utf8.count <= 256 else {
+            throw ProtocolError("a group's contentID is 1 to 256 bytes of text")
+        }
+        if let refusal = GroupCreation.limitsRefusal(creation.policy, field: "policy.participantLimits") { throw ProtocolError(refusal) }
+        if let count = creation.startWith, !(1...HostedGroup.participantLimit).contains(count) {
+            throw ProtocolError("startWith must be 1 to \(HostedGroup.participantLimit) participants, not \(count)")
+        }
+        let id = creation.id ?? "g\(created.add(1, ordering: .relaxed).newValue)"
+        if let refusal = GroupCreation.nameRefusal("group id", id) { throw ProtocolError(refusal) }
+        let group = HostedGroup(id: id, creation: creation, timeScale: timeScale, clock: clock)
+        try groups.withLock { groups throws(ProtocolError) in
+            guard groups[id] == nil else { throw ProtocolError(status: 409, "group '\(id)' exists already") }
+            guard groups.count < Self.groupLimit else { throw ProtocolError(status: 409, "this receiver hosts \(Self.groupLimit) groups, its most") }
+            groups[id] = group
+        }
+        var response = json(group.summary)
+        response.status = 201
+        return response
+    }
+
+    /// Ends every group (the receiver is shutting down).
+    func closeAll() {
+        let all = groups.withLock { groups in
+            defer { groups.removeAll() }
+            return Array(groups.values)
+        }
+        for group in all { group.close() }
+    }
+
+    private func group(_ id: String) -> HostedGroup? {
+        groups.withLock { $0[id] }
+    }
+
+    /// `/groups/g1/events` → ["g1", "events"]; `/groups` → [].
+    private static func parts(of path: String) -> [String] {
+        Array(path.split(separator: "/").dropFirst().map(String.init))
+    }
+
+    private func json(_ value: some Encodable) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: WireJSON.data(value))
+    }
+}

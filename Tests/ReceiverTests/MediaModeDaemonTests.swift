@@ -1,0 +1,72 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `airlabd --media verify`: a receiver that fetches its segments (on its profile's modelled network)
+/// reports its buffer truthfully and its stalls on the timeline and on `/events`.
+@Suite(.serialized) struct MediaModeDaemonTests {
+    /// The low-end TV's profile with a network slow enough to stall on the fixture's segments
+    /// (about 230 kB per 4 s, 0.46 Mbit/s): 0.3 Mbit/s.
+    static func slowProfile(in scratch: Scratch) throws -> String {
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/Emulation/Profiles/smart-tv-low.json")
+        var profile = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: shipped)) as? [String: Any])
+        profile.removeValue(forKey: "$schema")
+        profile["name"] = "slow-tv"
+        profile["network"] = ["rttMilliseconds": 60, "bandwidthMbps": 0.3]
+        let file = scratch.url.appendingPathComponent("slow-tv.json")
+        try JSONSerialization.data(withJSONObject: profile).write(to: file)
+        return file.path
+    }
+
+    @Test("A receiver on a network too slow for the stream stalls: /playback-info says it waits to minimize stalls with an empty buffer, /events carries the stall, and the report counts it")
+    func slowReceiverStalls() async throws {
+        try await CastFixture.with { media in
+            let scratch = try Scratch()
+            defer { scratch.remove() }
+            try await withDaemon(["--profile", try Self.slowProfile(in: scratch), "--port", "0", "--time-scale", "4", "--media", "verify"]) { daemon in
+                let events = try await EventStreamListener.connect(port: daemon.port)
+                let id = try await daemon.cast(media.plainPlaylist)
+                var stalled: [String: Any]?
+                for _ in 0..<400 where stalled == nil {
+                    let info = try #require(try await daemon.send("GET", "/playback-info").plist)
+                    if info["timeControlStatus"] as? String == "waitingToPlayAtSpecifiedRate", info["reasonForWaitingToPlay"] as? String == "toMinimizeStalls",
+                        info["duration"] != nil
+                    {
+                        stalled = info
+                    }
+                    try await Task.sleep(for: .milliseconds(25))
+                }
+                let info = try #require(stalled, "the receiver never showed a stall")
+                #expect(info["playbackBufferEmpty"] as? Bool == true && info["playbackLikelyToKeepUp"] as? Bool == false, "\(info)")
+                let ranges = try #require(info["loadedTimeRanges"] as? [[String: Any]])
+                let loadedEnd = (ranges.first?["start"] as? Double ?? 0) + (ranges.first?["duration"] as? Double ?? 0)
+                #expect(loadedEnd < 12, "a stalled receiver holds less than the whole 12 s: \(ranges)")
+                let report = try await daemon.reportWhenEnded(id)
+                let totals = try #require(report["totals"] as? [String: Any])
+                #expect((totals["stalls"] as? Int ?? 0) > 0 && (totals["stallSeconds"] as? Double ?? 0) > 0, "\(totals)")
+                #expect((report["timeline"] as? [[String: Any]] ?? []).contains { $0["kind"] as? String == "stall" && $0["stall"] as? String == "segment-late" })
+                let kinds = try await events.eventsUntilEnded().compactMap { $0["kind"] as? String }
+                #expect(kinds.contains("stall-started") && kinds.contains("stall-ended"), "\(kinds)")
+            }
+        }
+    }
+
+    @Test("A fast receiver fetching segments plays through without a stall, and its startup waits for the first segment, marked modelled")
+    func fastReceiverPlaysThrough() async throws {
+        try await CastFixture.with { media in
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "8", "--media", "verify"]) { daemon in
+                let id = try await daemon.cast(media.playlist)
+                let report = try await daemon.reportWhenEnded(id)
+                let totals = try #require(report["totals"] as? [String: Any])
+                #expect(totals["stalls"] as? Int == 0, "\(totals)")
+                #expect(totals["startupSeconds"] is Double)
+                let media = try #require(report["media"] as? [String: Any])
+                #expect(media["mode"] as? String == "verify" && (media["segments"] as? Int ?? 0) >= 3, "\(media)")
+                let loading = try #require((report["timeline"] as? [[String: Any]])?.first { $0["kind"] as? String == "loading" })
+                let priming = (loading["transition"] as? [String: Any])?["priming"] as? [String: Any]
+                #expect(priming?["source"] as? String == "modelled", "\(loading)")
+            }
+        }
+    }
+}
