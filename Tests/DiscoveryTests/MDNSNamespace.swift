@@ -117,13 +117,20 @@ final class MDNSNamespace: @unchecked Sendable {
     ///
     /// A bus that was stopped leaves its socket and pid file behind (dbus-daemon removes neither), and
     /// `dbus-daemon --system` refuses to start while the pid file exists: so "running" means the socket
-    /// accepts a connection, and leftovers are removed only when no process holds the recorded pid.
+    /// accepts a connection, and leftovers are removed unless a live dbus-daemon holds the recorded pid.
+    /// /run is on disk on these machines, so the file can come from an earlier boot, its pid since taken
+    /// by an unrelated process: a live pid alone proves nothing (CI failed that way once).
     private static func startSystemBusIfNeeded() throws {
         guard !systemBusAcceptsConnections() else { return }
         let pidFile = "/run/dbus/pid"
         if let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
-           let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), isAlive(pid) {
-            throw NamespaceError("dbus-daemon \(pid) holds \(pidFile) but does not answer on \(busSocket)")
+           let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), isDBusDaemon(pid) {
+            // One that has just started may not listen yet: give it a bounded while.
+            for _ in 0..<100 where !systemBusAcceptsConnections() { usleep(50_000) }
+            guard systemBusAcceptsConnections() else {
+                throw NamespaceError("dbus-daemon \(pid) holds \(pidFile) but does not answer on \(busSocket)")
+            }
+            return
         }
         try? FileManager.default.removeItem(atPath: pidFile)
         try? FileManager.default.removeItem(atPath: busSocket)
@@ -141,12 +148,15 @@ final class MDNSNamespace: @unchecked Sendable {
         }
     }
 
-    /// A zombie (a dead process nobody has reaped) still answers `kill(pid, 0)`; it does not count.
-    private static func isAlive(_ pid: pid_t) -> Bool {
-        guard kill(pid, 0) == 0 else { return false }
+    /// Whether `pid` is a live dbus-daemon: a zombie (dead, not yet reaped) or another program that was
+    /// given the same pid does not count.
+    private static func isDBusDaemon(_ pid: pid_t) -> Bool {
+        guard pid > 0, kill(pid, 0) == 0 else { return false }
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-        guard let end = stat.range(of: ") ", options: .backwards) else { return true }
-        return !stat[end.upperBound...].hasPrefix("Z")
+        guard let open = stat.firstIndex(of: "("), let close = stat.range(of: ") ", options: .backwards),
+              open < close.lowerBound else { return false }
+        let command = stat[stat.index(after: open)..<close.lowerBound]
+        return command == "dbus-daemon" && !stat[close.upperBound...].hasPrefix("Z")
     }
 
     private static func systemBusAcceptsConnections() -> Bool {
@@ -170,10 +180,7 @@ final class MDNSNamespace: @unchecked Sendable {
     /// Starts avahi-daemon inside the namespace and waits (bounded) until it has registered its host name.
     func startAvahi() async throws {
         try? FileManager.default.removeItem(at: log)
-        // In the foreground rather than -D, so the process is our child and is killed by its own pid.
-        // --no-chroot: the chroot helper would need /etc/avahi set up for it; the config is our file.
-        let process = try launch(
-            ["avahi-daemon", "--no-drop-root", "--no-rlimits", "--no-chroot", "-f", config.path], output: log)
+        let process = try launch(Self.avahiDaemon(config: config), output: log)
         daemon.withLock { $0 = process }
         try await waitForLine("Server startup complete", in: log, of: process, "avahi-daemon")
     }
@@ -184,6 +191,18 @@ final class MDNSNamespace: @unchecked Sendable {
         process.signal(SIGKILL)
         try await BlockingWork.run { process.waitUntilExit() }
         daemon.withLock { $0 = nil }
+    }
+
+    /// The command that runs avahi-daemon with `config` inside `ip netns exec`.
+    ///
+    /// In the foreground rather than -D, so the process is our child and is killed by its own pid (`exec`
+    /// keeps it). --no-chroot: the chroot helper would need /etc/avahi set up for it; the config is our
+    /// file. Its pid file goes to a tmpfs mounted over /run/avahi-daemon in `ip netns exec`'s private mount
+    /// namespace: /run is on disk here, and a pid file left by a daemon killed in an earlier boot names a
+    /// pid that may now be another live process, which avahi-daemon would take for itself running.
+    private static func avahiDaemon(config: URL) -> [String] {
+        ["sh", "-c", "mkdir -p /run/avahi-daemon && mount -t tmpfs tmpfs /run/avahi-daemon && exec avahi-daemon "
+            + "--no-drop-root --no-rlimits --no-chroot -f '\(config.path)'"]
     }
 
     /// What the daemon logged since it last started.
@@ -247,8 +266,7 @@ final class MDNSNamespace: @unchecked Sendable {
     /// state COLLISION) rather than locally.
     ///
     /// That daemon cannot use the system bus (the first one owns org.freedesktop.Avahi there), so it gets a
-    /// private dbus-daemon listening in the scratch folder; and its pid file goes to a tmpfs mounted over
-    /// /run/avahi-daemon inside `ip netns exec`'s private mount namespace, invisible to the machine.
+    /// private dbus-daemon listening in the scratch folder.
     func startPeerHost(holding serviceName: String, port: UInt16) async throws {
         let peer = name + "-peer"
         try await BlockingWork.run { [self] in
@@ -290,11 +308,7 @@ final class MDNSNamespace: @unchecked Sendable {
             "peer-avahi-daemon.conf", Self.daemonConfiguration(hostName: "airlab-mdns-peer", interface: Self.peer))
         let onPeerBus = [Self.ip.path, "netns", "exec", peer, "env", "DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(socket.path)"]
         let peerLog = scratch.url.appendingPathComponent("peer-avahi-daemon.log")
-        let peerDaemon = try spawn(onPeerBus + [
-            "sh", "-c",
-            "mkdir -p /run/avahi-daemon && mount -t tmpfs tmpfs /run/avahi-daemon && exec avahi-daemon "
-                + "--no-drop-root --no-rlimits --no-chroot -f '\(peerConfig.path)'",
-        ], output: peerLog)
+        let peerDaemon = try spawn(onPeerBus + Self.avahiDaemon(config: peerConfig), output: peerLog)
         try await waitForLine("Server startup complete", in: peerLog, of: peerDaemon, "the peer's avahi-daemon")
 
         let publishLog = scratch.url.appendingPathComponent("peer-avahi-publish.log")
