@@ -34,7 +34,9 @@ extension RenditionChecks {
                     measured: "\(fetch.byteCount) bytes", allowed: "an MPEG-TS, fMP4 or packed audio segment",
                     rule: SegmentRule.rfc("3")))
             }
-            if fetch.loadSeconds > segment.extinf, segment.extinf > 0 {
+            // Only a fetch over HTTP measures an origin; how long a local file took to read says how
+            // busy this machine was, and nothing about the stream.
+            if fetch.status != nil, fetch.loadSeconds > segment.extinf, segment.extinf > 0 {
                 findings.append(finding(
                     .warning, .segmentSlow, "The segment took longer to load than it plays, so a player on this origin falls behind.",
                     at: segment, measured: Shown.seconds(fetch.loadSeconds), allowed: "≤ \(Shown.seconds(segment.extinf)) (its EXTINF)",
