@@ -60,6 +60,7 @@
     X(av_free, (void *ptr), (ptr)) \
     X(av_freep, (void *ptr), (ptr)) \
     X(av_log_set_level, (int level), (level)) \
+    X(av_max_alloc, (size_t max), (max)) \
     X(av_packet_free, (AVPacket **pkt), (pkt)) \
     X(av_packet_unref, (AVPacket *pkt), (pkt)) \
     X(avformat_close_input, (AVFormatContext **s), (s)) \

@@ -66,6 +66,7 @@ public enum FFmpegDemuxer {
             throw MediaError(input: input, reason: .ffmpeg(code: CFFmpeg_AVERROR(ENOSYS), message: String(cString: failure)))
         }
         FFmpegLogging.silence()
+        FFmpegMemory.limit()
         let memory = MemoryInput(bytes)
         guard let io = memory.makeContext() else {
             throw MediaError(input: input, reason: .ffmpeg(code: CFFmpeg_AVERROR(ENOMEM), message: "out of memory"))

@@ -19,6 +19,11 @@ enum FFmpegFailure {
         switch code {
         case CFFmpeg_AVERROR_INVALIDDATA(): return .notMedia(detail: "invalid data: an unknown format, or a truncated or damaged file")
         case CFFmpeg_AVERROR_EOF(): return .noUsableStreams
+        case CFFmpeg_AVERROR(ENOMEM):
+            // Almost always the cap (FFmpegMemory) refusing a table that the file's counts asked for.
+            return .ffmpeg(
+                code: code,
+                message: "the file declares tables larger than FFmpeg may allocate at once (\(FFmpegMemory.largestAllocation >> 20) MiB): a damaged or hostile file")
         default: return .ffmpeg(code: code, message: message(code))
         }
     }

@@ -87,6 +87,11 @@ struct MediaCommandTests {
         let hang = server.url("_hang").absoluteString
         let hangingPlaylist = server.url("_hang/master.m3u8").absoluteString
         let notAPlaylist = try scratch.write("notes.m3u8", "these are notes, not a playlist\n").path
+        // The fuzzer's find: a 3.7 KB fMP4 whose trun declares 83 million samples (the regression input,
+        // less the byte that picks its name), which once grew FFmpeg's index to 2.7 GB.
+        let regression = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/regressions/segment-probe/trun-declares-83-million-samples")
+        let hugeTable = try scratch.write("huge-table.mp4", Data(try Data(contentsOf: regression).dropFirst())).path
 
         let cases: [(input: String, reason: String)] = [
             (missing, "no such file"),
@@ -98,6 +103,7 @@ struct MediaCommandTests {
             (scratch.url.path, "a directory, not a file"),
             (notAPlaylist, "not a usable playlist: The first line is not #EXTM3U, so the file is not an HLS playlist"),
             (text, "not a media segment or playlist (invalid data: an unknown format, or a truncated or damaged file)"),
+            (hugeTable, "the file declares tables larger than FFmpeg may allocate at once (128 MiB): a damaged or hostile file (FFmpeg error -12)"),
             (truncated, "the parameters of stream 1 (audio) could not be read; the file may be truncated or damaged"),
             (emptyPlaylist, "the playlist has no segments"),
             ("rtmp://127.0.0.1/live", "unsupported URL scheme 'rtmp'; use a file path, file:, http: or https:"),
