@@ -107,6 +107,7 @@ public enum FFmpegDemuxer {
         // Set before avformat_open_input so that opening, too, can be interrupted.
         allocated.pointee.interrupt_callback = deadline.interruptCallback
         allocated.pointee.probesize = Int64(options.probeSize)
+        allocated.pointee.max_streams = FFmpegMemory.streamLimit
         // Microseconds, kept to what an Int64 holds whatever the options say (a day is plenty).
         let analyze = options.analyzeDuration.isFinite ? min(max(options.analyzeDuration, 0), 86_400) : 0
         allocated.pointee.max_analyze_duration = Int64(analyze * 1e6)

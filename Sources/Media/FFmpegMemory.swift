@@ -1,15 +1,18 @@
 import CFFmpeg
 
-/// The most memory libavutil hands out in one allocation, for the whole process.
+/// What libavformat may allocate for one input: at most 32 MiB in one allocation, in the whole process,
+/// and at most 16 streams an input (set on each format context by `FFmpegDemuxer`).
 ///
 /// FFmpeg sizes some tables by counts the file states before it has read what they count: an fMP4
-/// `trun` of 3.7 KB that declares 83 million samples made libavformat (5.1) grow its index to 2.7 GB
-/// inside `avformat_open_input`, where no interrupt callback is asked. With a cap the allocation fails
-/// and the open fails with ENOMEM, which reaches the user as a damaged input. Nothing a segment or a
-/// probed file needs comes near it: a two-hour 60 fps MP4's whole index is about 10 MB, a 4K
-/// intra frame a few.
+/// `trun` of 3.7 KB that declares 83 million samples made libavformat (5.1) grow a stream's index and
+/// its composition offsets to 2.7 GB inside `avformat_open_input`, where no interrupt callback is
+/// asked. With the cap the allocation fails, and so does the open, with ENOMEM, which reaches the user
+/// as a damaged file. Such tables are per stream, so the stream limit bounds what one hostile input can
+/// take to a few hundred MiB. Nothing real comes near either: a six-hour 60 fps MP4's whole index is
+/// about 30 MB, a 4K intra frame a few, and an HLS segment carries a handful of streams.
 enum FFmpegMemory {
-    static let largestAllocation = 128 << 20
+    static let largestAllocation = 32 << 20
+    static let streamLimit: Int32 = 16
 
     private static let limited: Void = av_max_alloc(largestAllocation)
 

@@ -103,7 +103,7 @@ struct MediaCommandTests {
             (scratch.url.path, "a directory, not a file"),
             (notAPlaylist, "not a usable playlist: The first line is not #EXTM3U, so the file is not an HLS playlist"),
             (text, "not a media segment or playlist (invalid data: an unknown format, or a truncated or damaged file)"),
-            (hugeTable, "the file declares tables larger than FFmpeg may allocate at once (128 MiB): a damaged or hostile file (FFmpeg error -12)"),
+            (hugeTable, "the file declares tables larger than FFmpeg may allocate at once (32 MiB): a damaged or hostile file (FFmpeg error -12)"),
             (truncated, "the parameters of stream 1 (audio) could not be read; the file may be truncated or damaged"),
             (emptyPlaylist, "the playlist has no segments"),
             ("rtmp://127.0.0.1/live", "unsupported URL scheme 'rtmp'; use a file path, file:, http: or https:"),
