@@ -25,7 +25,9 @@ struct RequestDeadlineTests {
         }
 
         #expect(closed)
-        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(3), "closed after \(elapsed)")
+        // Past the 1 s deadline, and well before the socket's 10 s receive timeout or the 30 s idle one,
+        // with room for a loaded machine.
+        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(8), "closed after \(elapsed)")
         #expect(fixture.server.statistics.closedPastDeadline == 1)
         #expect(try await fixture.eventually { fixture.server.statistics.openConnections == 0 })
     }

@@ -81,7 +81,9 @@ struct ConnectionExhaustionTests {
             let (closed, elapsed) = (closing.closed, closing.elapsed)
 
             #expect(closed)
-            #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(3), "closed after \(elapsed)")
+            // Past the 1 s deadline, and well before the socket's 10 s receive timeout or the 30 s idle
+            // one, with room for a loaded machine.
+            #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(8), "closed after \(elapsed)")
             #expect(try await Self.quickly(port, "GET", "/server-info").status == 200)
         }
     }
