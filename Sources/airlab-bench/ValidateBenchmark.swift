@@ -44,7 +44,7 @@ struct ValidateBenchmark: Benchmark {
         var findings = 0
         var cpu = Double.infinity
         let url = playlistURL
-        let wall = try context.fastest(repetitions: 2, warmUp: 1) {
+        let wall = try context.fastest(repetitions: 5, warmUp: 1) {
             let before = Self.cpuSeconds()
             let result = try BenchmarkContext.wait {
                 let survey = try await SegmentSurvey().survey(url)
@@ -64,7 +64,7 @@ struct ValidateBenchmark: Benchmark {
         }
         // The demuxing alone, in process on the same files, to tell it apart from fetching.
         let bytes = try sampleFiles.map { try Data(contentsOf: $0) }
-        let analysis = try context.fastest(repetitions: 3) {
+        let analysis = try context.fastest(repetitions: 10) {
             for (file, data) in zip(sampleFiles, bytes) { _ = try SegmentAnalysis.facts(of: data, input: file.path, timeout: 10) }
         }
         let perAnalysis = analysis / Double(sampleFiles.count)
