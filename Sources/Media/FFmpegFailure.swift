@@ -23,7 +23,8 @@ enum FFmpegFailure {
             // Almost always the cap (FFmpegMemory) refusing a table that the file's counts asked for.
             return .ffmpeg(
                 code: code,
-                message: "the file declares tables larger than FFmpeg may allocate at once (\(FFmpegMemory.largestAllocation >> 20) MiB): a damaged or hostile file")
+                message: "the file declares tables larger than FFmpeg may allocate at once "
+                    + "(\(FFmpegMemory.largestAllocation >> 20) MiB): a damaged or hostile file")
         default: return .ffmpeg(code: code, message: message(code))
         }
     }
