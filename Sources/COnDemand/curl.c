@@ -37,38 +37,9 @@
     X(CURLcode, curl_easy_getinfo, (CURL *, CURLINFO, ...)) \
     X(CURLMcode, curl_multi_setopt, (CURLM *, CURLMoption, ...))
 
-#define VARIADIC_POINTER(type, name, parameters) type (*name) parameters;
-static struct {
-    CURL_FUNCTIONS(ONDEMAND_POINTER)
-    CURL_PROCEDURES(ONDEMAND_PROCEDURE_POINTER)
-    CURL_VARIADIC(VARIADIC_POINTER)
-} real;
-
-static struct ondemand_state state = {PTHREAD_ONCE_INIT, NULL, {0}};
-
 static const char *const libraries[] = {"libcurl.so.4"};
 
-static void load(void) {
-    void *handle = ondemand_open(&state, libraries, 1);
-    if (!handle) return;
-#define RESOLVE(type, name, parameters, arguments) \
-    if (!ondemand_resolve(&state, handle, libraries[0], #name, (void **)&real.name)) return;
-#define RESOLVE_PROCEDURE(name, parameters, arguments) RESOLVE(void, name, parameters, arguments)
-#define RESOLVE_VARIADIC(type, name, parameters) RESOLVE(type, name, parameters, ())
-    CURL_FUNCTIONS(RESOLVE)
-    CURL_PROCEDURES(RESOLVE_PROCEDURE)
-    CURL_VARIADIC(RESOLVE_VARIADIC)
-}
-
-const char *COnDemand_curlFailure(void) {
-    pthread_once(&state.once, load);
-    return state.failure;
-}
-
-#define FORWARD(type, name, parameters, arguments) ONDEMAND_FORWARD(state, load, real, type, name, parameters, arguments)
-#define FORWARD_PROCEDURE(name, parameters, arguments) ONDEMAND_FORWARD_PROCEDURE(state, load, real, name, parameters, arguments)
-CURL_FUNCTIONS(FORWARD)
-CURL_PROCEDURES(FORWARD_PROCEDURE)
+ONDEMAND_LIBRARY(CURL_FUNCTIONS, CURL_PROCEDURES, CURL_VARIADIC, COnDemand_curlFailure)
 
 // An option's number says its argument's type (curl.h's CURLOPTTYPE_* and multi.h's CURLOPTTYPE_* for
 // CURLMoption): a long below 10000, an object or a function pointer below 30000, a curl_off_t below

@@ -66,37 +66,12 @@
     X(avformat_close_input, (AVFormatContext **s), (s)) \
     X(avio_context_free, (AVIOContext **s), (s))
 
-static struct {
-    FFMPEG_FUNCTIONS(ONDEMAND_POINTER)
-    FFMPEG_PROCEDURES(ONDEMAND_PROCEDURE_POINTER)
-} real;
-
-static struct ondemand_state state = {PTHREAD_ONCE_INIT, NULL, {0}};
-
 // The major versions the headers were built for: the libraries' sonames, each after what it needs.
+// libavformat's handle, the last, searches it, then libavcodec and libavutil, which it needs.
 static const char *const libraries[] = {
     "libavutil.so." ONDEMAND_STRINGIFY(LIBAVUTIL_VERSION_MAJOR),
     "libavcodec.so." ONDEMAND_STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
     "libavformat.so." ONDEMAND_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR),
 };
 
-static void load(void) {
-    // libavformat's handle searches it, then libavcodec and libavutil, which it needs.
-    void *handle = ondemand_open(&state, libraries, 3);
-    if (!handle) return;
-#define RESOLVE(type, name, parameters, arguments) \
-    if (!ondemand_resolve(&state, handle, libraries[2], #name, (void **)&real.name)) return;
-#define RESOLVE_PROCEDURE(name, parameters, arguments) RESOLVE(void, name, parameters, arguments)
-    FFMPEG_FUNCTIONS(RESOLVE)
-    FFMPEG_PROCEDURES(RESOLVE_PROCEDURE)
-}
-
-const char *COnDemand_ffmpegFailure(void) {
-    pthread_once(&state.once, load);
-    return state.failure;
-}
-
-#define FORWARD(type, name, parameters, arguments) ONDEMAND_FORWARD(state, load, real, type, name, parameters, arguments)
-#define FORWARD_PROCEDURE(name, parameters, arguments) ONDEMAND_FORWARD_PROCEDURE(state, load, real, name, parameters, arguments)
-FFMPEG_FUNCTIONS(FORWARD)
-FFMPEG_PROCEDURES(FORWARD_PROCEDURE)
+ONDEMAND_LIBRARY(FFMPEG_FUNCTIONS, FFMPEG_PROCEDURES, ONDEMAND_NONE, COnDemand_ffmpegFailure)

@@ -81,4 +81,42 @@ static inline void ondemand_require(struct ondemand_state *state, void (*load)(v
         table.name arguments; \
     }
 
+
+// Everything else one library group needs, from its three lists (X-macros as above; VARIADIC lists
+// X(return type, name, parameters) for the functions the file forwards by hand, ONDEMAND_NONE when
+// there are none) and `libraries`, the array of sonames the file defines first, in load order.
+// Defines the table `real`, the `state`, `load()` (which resolves every name from the last library's
+// handle), `failure_function()` for the Swift side, and a forwarding definition of each function of
+// the first two lists.
+#define ONDEMAND_NONE(X)
+#define ONDEMAND_VARIADIC_POINTER(type, name, parameters) type (*name) parameters;
+#define ONDEMAND_RESOLVE(type, name, parameters, arguments) \
+    if (!ondemand_resolve(&state, handle, libraries[ONDEMAND_COUNT(libraries) - 1], #name, (void **)&real.name)) return;
+#define ONDEMAND_RESOLVE_PROCEDURE(name, parameters, arguments) ONDEMAND_RESOLVE(void, name, parameters, arguments)
+#define ONDEMAND_RESOLVE_VARIADIC(type, name, parameters) ONDEMAND_RESOLVE(type, name, parameters, ())
+#define ONDEMAND_FORWARD_HERE(type, name, parameters, arguments) ONDEMAND_FORWARD(state, load, real, type, name, parameters, arguments)
+#define ONDEMAND_FORWARD_PROCEDURE_HERE(name, parameters, arguments) \
+    ONDEMAND_FORWARD_PROCEDURE(state, load, real, name, parameters, arguments)
+#define ONDEMAND_COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
+#define ONDEMAND_LIBRARY(FUNCTIONS, PROCEDURES, VARIADIC, failure_function) \
+    static struct { \
+        FUNCTIONS(ONDEMAND_POINTER) \
+        PROCEDURES(ONDEMAND_PROCEDURE_POINTER) \
+        VARIADIC(ONDEMAND_VARIADIC_POINTER) \
+    } real; \
+    static struct ondemand_state state = {PTHREAD_ONCE_INIT, NULL, {0}}; \
+    static void load(void) { \
+        void *handle = ondemand_open(&state, libraries, ONDEMAND_COUNT(libraries)); \
+        if (!handle) return; \
+        FUNCTIONS(ONDEMAND_RESOLVE) \
+        PROCEDURES(ONDEMAND_RESOLVE_PROCEDURE) \
+        VARIADIC(ONDEMAND_RESOLVE_VARIADIC) \
+    } \
+    const char *failure_function(void) { \
+        pthread_once(&state.once, load); \
+        return state.failure; \
+    } \
+    FUNCTIONS(ONDEMAND_FORWARD_HERE) \
+    PROCEDURES(ONDEMAND_FORWARD_PROCEDURE_HERE)
+
 #endif

@@ -52,38 +52,9 @@
     X(const union MHD_DaemonInfo *, MHD_get_daemon_info, (struct MHD_Daemon *daemon, enum MHD_DaemonInfoType info_type, ...)) \
     X(enum MHD_Result, MHD_upgrade_action, (struct MHD_UpgradeResponseHandle *urh, enum MHD_UpgradeAction action, ...))
 
-#define VARIADIC_POINTER(type, name, parameters) type (*name) parameters;
-static struct {
-    MHD_FUNCTIONS(ONDEMAND_POINTER)
-    MHD_PROCEDURES(ONDEMAND_PROCEDURE_POINTER)
-    MHD_VARIADIC(VARIADIC_POINTER)
-} real;
-
-static struct ondemand_state state = {PTHREAD_ONCE_INIT, NULL, {0}};
-
 static const char *const libraries[] = {"libmicrohttpd.so.12"};
 
-static void load(void) {
-    void *handle = ondemand_open(&state, libraries, 1);
-    if (!handle) return;
-#define RESOLVE(type, name, parameters, arguments) \
-    if (!ondemand_resolve(&state, handle, libraries[0], #name, (void **)&real.name)) return;
-#define RESOLVE_PROCEDURE(name, parameters, arguments) RESOLVE(void, name, parameters, arguments)
-#define RESOLVE_VARIADIC(type, name, parameters) RESOLVE(type, name, parameters, ())
-    MHD_FUNCTIONS(RESOLVE)
-    MHD_PROCEDURES(RESOLVE_PROCEDURE)
-    MHD_VARIADIC(RESOLVE_VARIADIC)
-}
-
-const char *COnDemand_microhttpdFailure(void) {
-    pthread_once(&state.once, load);
-    return state.failure;
-}
-
-#define FORWARD(type, name, parameters, arguments) ONDEMAND_FORWARD(state, load, real, type, name, parameters, arguments)
-#define FORWARD_PROCEDURE(name, parameters, arguments) ONDEMAND_FORWARD_PROCEDURE(state, load, real, name, parameters, arguments)
-MHD_FUNCTIONS(FORWARD)
-MHD_PROCEDURES(FORWARD_PROCEDURE)
+ONDEMAND_LIBRARY(MHD_FUNCTIONS, MHD_PROCEDURES, MHD_VARIADIC, COnDemand_microhttpdFailure)
 
 struct MHD_Daemon *MHD_start_daemon(
     unsigned int flags, uint16_t port, MHD_AcceptPolicyCallback apc, void *apc_cls, MHD_AccessHandlerCallback dh, void *dh_cls, ...) {
