@@ -55,6 +55,11 @@ public final class DrivenSession: Sendable {
         driver.read(id) { $0.report ?? $0.recorder.finish(at: $0.engine.now) }!
     }
 
+    /// The fetches answered so far (all of them once ended); nil for a session that fetches no segments.
+    public var fetchTrace: FetchTrace? {
+        driver.read(id) { $0.fetches?.trace }!
+    }
+
     /// Runs `body` with the current engine (not advanced) and whether the session is active, while no
     /// output of this session can reach its owner: a listener subscribed in `body` gets this snapshot and
     /// then every later event, none twice and none lost.

@@ -24,12 +24,18 @@ extension FetchTrace {
         guard decoded.rows.count <= Self.maximumRows else {
             throw Failure(path: "$.rows", reason: "holds \(decoded.rows.count) rows; at most \(Self.maximumRows) are accepted")
         }
+        guard (0...Self.maximumRows).contains(decoded.unrecorded) else {
+            throw Failure(path: "$.unrecorded", reason: "must be from 0 to \(Self.maximumRows), not \(decoded.unrecorded)")
+        }
         for (index, row) in decoded.rows.enumerated() {
             let at = "$.rows[\(index)]"
             guard !row.uri.isEmpty, row.uri.utf8.count <= 8192 else { throw Failure(path: "\(at).uri", reason: "must be a URL of 1 to 8192 bytes") }
             guard (1...100).contains(row.attempt) else { throw Failure(path: "\(at).attempt", reason: "must be from 1 to 100, not \(row.attempt)") }
             guard (0...999).contains(row.status) else { throw Failure(path: "\(at).status", reason: "must be an HTTP status (0 for a timeout), not \(row.status)") }
             guard (0...(1 << 40)).contains(row.bytes) else { throw Failure(path: "\(at).bytes", reason: "must be from 0 to 2^40, not \(row.bytes)") }
+            if let failure = row.failure, failure.utf8.count > 4096 {
+                throw Failure(path: "\(at).failure", reason: "must be a reason of at most 4096 bytes, not \(failure.utf8.count)")
+            }
             for (name, value) in [("firstByteSeconds", row.firstByteSeconds), ("seconds", row.seconds)] where !(value >= 0 && value <= 86_400) {
                 throw Failure(path: "\(at).\(name)", reason: "must be from 0 to 86400 seconds, not \(value)")
             }

@@ -61,6 +61,10 @@ public final class SessionDriver: Sendable {
         var running: [UInt64: Task<Void, Never>] = [:]
         /// Whether a modelled connection is open yet (the first fetch pays for setting it up).
         var connected = false
+        /// The fetches asked for and not yet answered, for the trace.
+        var asked: [UInt64: SegmentFetch] = [:]
+        /// Every answered fetch, to be played again (`airlab simulate --fetch-trace`).
+        var trace = FetchTrace()
     }
 
     struct Reloads {
@@ -268,6 +272,9 @@ public final class SessionDriver: Sendable {
     /// Tells the engine how a fetch went, and the report its bytes and timings.
     private func deliver(_ outcome: FetchOutcome, of fetchID: UInt64, to id: UInt64, state: inout State) {
         let time = max(outcome.time, state.sessions[id]!.engine.now)
+        if let fetch = state.sessions[id]!.fetches?.asked.removeValue(forKey: fetchID) {
+            state.sessions[id]!.fetches!.trace.record(FetchTrace.Row(recording: fetch, outcome))
+        }
         switch outcome {
         case .loaded(let timing):
             let mode = state.sessions[id]!.fetches?.delivery.mode ?? "verify"
@@ -286,6 +293,7 @@ public final class SessionDriver: Sendable {
         for action in actions {
             switch action {
             case .fetch(let fetch):
+                state.sessions[id]!.fetches!.asked[fetch.id] = fetch
                 switch state.sessions[id]!.fetches!.delivery {
                 case .modelled(let model):
                     let cold = !state.sessions[id]!.fetches!.connected
@@ -305,6 +313,7 @@ public final class SessionDriver: Sendable {
                     state.sessions[id]!.fetches!.running[fetch.id] = task
                 }
             case .cancel(let fetchID):
+                state.sessions[id]!.fetches!.asked[fetchID] = nil
                 state.sessions[id]!.fetches!.modelled[fetchID] = nil
                 state.sessions[id]!.fetches!.running.removeValue(forKey: fetchID)?.cancel()
             }
@@ -351,7 +360,7 @@ public final class SessionDriver: Sendable {
         if ended {
             let report = session.recorder.finish(at: session.engine.now)
             state.sessions[id]!.report = report
-            session.outbox.enqueue(.store(report))
+            session.outbox.enqueue(.store(report, session.fetches?.trace))
         }
         session.outbox.enqueue(.publish(events))
         if ended { session.outbox.enqueue(.ended) }

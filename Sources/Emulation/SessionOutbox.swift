@@ -9,7 +9,8 @@ import Synchronization
 final class SessionOutbox: Sendable {
     enum Output: Sendable {
         case publish([PlaybackEvent])
-        case store(SessionReport)
+        /// The final report, and the fetch trace of a session that fetched segments.
+        case store(SessionReport, FetchTrace?)
         case ended
     }
 
@@ -77,7 +78,9 @@ final class SessionOutbox: Sendable {
     private func perform(_ output: Output) {
         switch output {
         case .publish(let events): callbacks.publish(events)
-        case .store(let report): callbacks.store(report)
+        case .store(let report, let trace):
+            if let trace { callbacks.fetches(trace) }
+            callbacks.store(report)
         case .ended: callbacks.ended()
         }
     }

@@ -51,14 +51,17 @@ public struct SessionSetup: Sendable {
 public struct SessionCallbacks: Sendable {
     public var publish: @Sendable ([PlaybackEvent]) -> Void
     public var store: @Sendable (SessionReport) -> Void
+    /// The fetch trace of a session that fetched segments, once it has ended: just before `store`.
+    public var fetches: @Sendable (FetchTrace) -> Void
     public var ended: @Sendable () -> Void
 
     public init(
         publish: @escaping @Sendable ([PlaybackEvent]) -> Void = { _ in }, store: @escaping @Sendable (SessionReport) -> Void = { _ in },
-        ended: @escaping @Sendable () -> Void = {}
+        fetches: @escaping @Sendable (FetchTrace) -> Void = { _ in }, ended: @escaping @Sendable () -> Void = {}
     ) {
         self.publish = publish
         self.store = store
+        self.fetches = fetches
         self.ended = ended
     }
 }

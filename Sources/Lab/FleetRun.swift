@@ -18,6 +18,9 @@ public struct FleetRun: Sendable {
     public var reconnectAttempts = 3
     /// How many sessions play at once on one host; the others wait for one of them to end.
     public var slots = HostSlots(limit: FleetRun.defaultSessionsPerHost)
+    /// Given, for each session that fetched segments, its fetch trace (read from the receiver as soon
+    /// as the session ends, while the receiver still keeps it) or why it could not be read.
+    public var fetchTraces: (@Sendable (_ index: Int, Result<FetchTrace, ReceiverError>) -> Void)?
 
     /// Enough that the fleets of typical labs all play at once, few enough that a fleet of hundreds of
     /// replicas on one host is not cast to in one burst.
@@ -48,7 +51,9 @@ public struct FleetRun: Sendable {
                     queued.state = "queued"
                     update(index, queued)
                     guard await slots.acquire(host) else { return Outcome(index: index, result: nil) }
-                    let result = await self.follow(receiver, url: url(receiver)) { update(index, $0) }
+                    var trace: (@Sendable (Result<FetchTrace, ReceiverError>) -> Void)?
+                    if let keep = fetchTraces { trace = { keep(index, $0) } }
+                    let result = await self.follow(receiver, url: url(receiver), trace: trace) { update(index, $0) }
                     await slots.release(host)
                     return Outcome(index: index, result: result)
                 }
@@ -76,7 +81,10 @@ public struct FleetRun: Sendable {
     }
 
     /// One receiver: subscribe, cast, follow the session's events to `ended`, read its report.
-    func follow(_ receiver: Receiver, url: String, update: @Sendable (SessionProgress) -> Void) async -> Result<SessionReport, ReceiverError> {
+    func follow(
+        _ receiver: Receiver, url: String, trace: (@Sendable (Result<FetchTrace, ReceiverError>) -> Void)? = nil,
+        update: @Sendable (SessionProgress) -> Void
+    ) async -> Result<SessionReport, ReceiverError> {
         let client = ReceiverClient(receiver, password: password)
         var progress = SessionProgress()
         update(progress)
@@ -135,6 +143,13 @@ public struct FleetRun: Sendable {
         }
         do throws(ReceiverError) {
             let report = try await client.report(ofSession: started.sessionID)
+            if let trace, report.media != nil {
+                do throws(ReceiverError) {
+                    trace(.success(try await client.fetchTrace(ofSession: started.sessionID)))
+                } catch {
+                    trace(.failure(error))
+                }
+            }
             progress.state = "ended"
             progress.endReason = report.endReason ?? progress.endReason
             update(progress)
@@ -186,6 +201,19 @@ public struct FleetRun: Sendable {
     /// The name a receiver goes by in reports: its profile, as in `airlab simulate`, else its name.
     static func reportName(of receiver: Receiver) -> String {
         receiver.profile ?? receiver.name ?? receiver.address.description
+    }
+
+    /// The file a receiver's fetch trace goes to in a lab's report folder: its place in the fleet, then
+    /// its name (or address), in characters every file system takes: `007-Living-Room.json` for
+    /// "Living Room" seventh of a hundred.
+    public static func fetchTraceFileName(index: Int, of count: Int, receiver: Receiver) -> String {
+        let width = String(max(1, count)).count
+        let number = String(index + 1)
+        let kept = (receiver.name ?? receiver.address.description).unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._".unicodeScalars.contains(scalar)) ? Character(scalar) : " "
+        }
+        let name = String(kept).split(separator: " ").joined(separator: "-").prefix(80)
+        return String(repeating: "0", count: max(0, width - number.count)) + number + "-" + name + ".json"
     }
 
     /// Reports keep one lane per profile; two receivers of the same profile get their names added,

@@ -94,6 +94,16 @@ public struct ReceiverClient: Sendable {
         }
     }
 
+    /// `GET /sessions/{id}/fetches`: the session's fetch trace, for `airlab simulate --fetch-trace`.
+    public func fetchTrace(ofSession id: String) async throws(ReceiverError) -> FetchTrace {
+        let response = try await exchange(HTTPClientRequest(method: "GET", target: Route.session.path(session: id) + "/fetches"))
+        do throws(FetchTrace.Failure) {
+            return try FetchTrace(parsing: response.body)
+        } catch {
+            throw failure(.unreadableAnswer("the fetch trace of session \(id) is not a fetch trace: \(error)"))
+        }
+    }
+
     /// `GET /events`, connected: events come from the returned feed until it is closed.
     public func subscribe() async throws(ReceiverError) -> ReceiverEventFeed {
         try await ReceiverEventFeed.connect(self)

@@ -88,6 +88,9 @@ final class PlaybackSession: Sendable {
     /// The final report once ended; until then the report so far.
     var report: SessionReport { session.report }
 
+    /// The fetches answered so far; nil when the session fetches no segments.
+    var fetchTrace: FetchTrace? { session.fetchTrace }
+
     var request: CastRequest { cast.request }
 
     /// Runs `body` with the current engine while no event can be published, so that a new subscriber

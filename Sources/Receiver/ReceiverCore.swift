@@ -35,6 +35,10 @@ final class ReceiverCore: Sendable {
     }
 
     private let sessions = Mutex(Sessions())
+    /// The fetch traces of the sessions that ended last, newest last: kept in memory only, a few at a
+    /// time, because a trace holds a row per fetch and `lab run` reads it as soon as the session ends.
+    private let endedTraces = Mutex<[(id: String, trace: FetchTrace)]>([])
+    static let keptTraces = 4
     /// How many connections the server holds open; set once the server exists.
     private let connectionCount = Mutex<(@Sendable () -> Int)?>(nil)
 
@@ -73,6 +77,22 @@ final class ReceiverCore: Sendable {
     /// The session playing now, if any is.
     var active: PlaybackSession? {
         current.flatMap { $0.isActive ? $0 : nil }
+    }
+
+    /// The fetch trace of session `id`: the current session's so far, or one of the last that ended.
+    enum TraceLookup {
+        case found(FetchTrace)
+        /// The session fetched no segments (`--media probe`).
+        case none
+        /// The session ended too long ago: its trace is no longer kept.
+        case forgotten
+    }
+
+    func fetchTrace(ofSession id: String) -> TraceLookup? {
+        if let session = current, session.id == id { return session.fetchTrace.map(TraceLookup.found) ?? TraceLookup.none }
+        if let kept = endedTraces.withLock({ kept in kept.last { $0.id == id }?.trace }) { return .found(kept) }
+        guard let report = store.report(id: id) else { return nil }
+        return report.media == nil ? TraceLookup.none : .forgotten
     }
 
     // MARK: - Casting
@@ -162,6 +182,12 @@ final class ReceiverCore: Sendable {
                 store: { [store, log, profile = cast.profile.name, playlist = prepared.request.playlist] report in
                     let entry = SessionStore.Entry(id: id, startedAt: startedAt, profile: profile, playlist: playlist, endReason: report.endReason)
                     if let failure = store.save(entry, report: report) { log(failure) }
+                },
+                fetches: { [weak self] trace in
+                    self?.endedTraces.withLock { kept in
+                        kept.append((id, trace))
+                        if kept.count > Self.keptTraces { kept.removeFirst(kept.count - Self.keptTraces) }
+                    }
                 },
                 ended: { [weak self] in
                     Task { self?.sessionEnded(id) }

@@ -298,10 +298,29 @@ struct ReceiverResponder: HTTPResponder {
             throw ProtocolError(status: 404, "no session '\(id)' on this receiver; GET /sessions lists them")
         }
         if parts.count == 2 {
-            guard parts[1] == "timeline.svg" else { throw ProtocolError(status: 404, "sessions have /timeline.svg, not /\(parts[1])") }
-            return .text(TimelineSVG.document([report]), contentType: "image/svg+xml")
+            switch parts[1] {
+            case "timeline.svg":
+                return .text(TimelineSVG.document([report]), contentType: "image/svg+xml")
+            case "fetches":
+                return try fetchTrace(ofSession: id)
+            default:
+                throw ProtocolError(status: 404, "sessions have /timeline.svg and /fetches, not /\(parts[1])")
+            }
         }
         return json(report)
+    }
+
+    /// `GET /sessions/ID/fetches`: the session's fetch trace, which `airlab simulate --fetch-trace` replays.
+    private func fetchTrace(ofSession id: String) throws(ProtocolError) -> HTTPResponse {
+        switch core.fetchTrace(ofSession: id) {
+        case .found(let trace)?:
+            return json(trace)
+        case .none?:
+            throw ProtocolError(status: 404, "session '\(id)' fetched no segments (it played with --media probe): it has no fetch trace")
+        case .forgotten?, nil:
+            throw ProtocolError(
+                status: 404, "the fetch trace of session '\(id)' is no longer kept: a receiver keeps its current session's and those of the last \(ReceiverCore.keptTraces) that ended")
+        }
     }
 
     private func metrics() -> HTTPResponse {

@@ -5,6 +5,7 @@ import Foundation
 import Lab
 import SenderProtocol
 import Reports
+import Synchronization
 
 /// `airlab lab run PLAYLIST …`: one playlist on a fleet of receivers at once, with reports.
 enum LabRunCommand {
@@ -24,7 +25,8 @@ enum LabRunCommand {
             case per receiver and interstitial, failing when it did not play or switched slower than
             --max-transition-ms; a receiver that could not be used is an error) and report.html (a table
             of receivers and interstitials with their latency and what differed, and an SVG timeline lane
-            per receiver).
+            per receiver). A receiver that fetched segments (--media verify or realtime) also gives its
+            session's fetch trace, written to OUT/fetches/NNN-RECEIVER.json for simulate --fetch-trace.
             A receiver that cannot be reached, refuses the cast or vanishes mid-run is reported as an error
             and the run goes on with the others.
             With --group GROUP.json, the participants of a group file play together: each on the receiver
@@ -207,6 +209,8 @@ enum LabRunCommand {
         let board = FleetBoard(receivers: receivers, interactive: Terminal.standardOutputIsTerminal, write: { Terminal.write($0) })
         var run = FleetRun(order: order, playlist: options.playlist, seed: options.seed, password: parsed.values("password").last)
         run.slots = slots
+        let traces = Mutex<[Int: Result<FetchTrace, ReceiverError>]>([:])
+        run.fetchTraces = { index, trace in traces.withLock { $0[index] = trace } }
         let runTask = Task { await run.run(on: receivers, url: { served.url(for: $0) }, update: { board.update($0, $1) }) }
         let watcher = Task {
             await interruption.wait()
@@ -233,12 +237,30 @@ enum LabRunCommand {
             for (name, text) in files {
                 try Data(text.utf8).write(to: options.out.appendingPathComponent(name), options: .atomic)
             }
+            try writeFetchTraces(traces.withLock { $0 }, of: receivers, into: options.out.appendingPathComponent("fetches"))
         } catch {
             throw .other("\(options.out.path): the reports cannot be written (\(error.localizedDescription))")
         }
         print("")
         print(LabSummaryText.render(report, thresholds: options.thresholds), terminator: "")
         print("reports: " + files.map { options.out.appendingPathComponent($0.0).path }.joined(separator: ", "))
+        if !traces.withLock(\.isEmpty) { print("fetch traces (airlab simulate --fetch-trace FILE): " + options.out.appendingPathComponent("fetches").path) }
         return LabVerdict(report, thresholds: options.thresholds).rawValue
+    }
+
+    /// Each session's fetch trace as `fetches/NNN-RECEIVER.json`, for `airlab simulate --fetch-trace`;
+    /// a trace the receiver could not give is said on standard error, and the run's verdict stands.
+    private static func writeFetchTraces(_ traces: [Int: Result<FetchTrace, ReceiverError>], of receivers: [Receiver], into folder: URL) throws {
+        guard !traces.isEmpty else { return }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (index, result) in traces.sorted(by: { $0.key < $1.key }) where receivers.indices.contains(index) {
+            switch result {
+            case .success(let trace):
+                let name = FleetRun.fetchTraceFileName(index: index, of: receivers.count, receiver: receivers[index])
+                try WireJSON.data(trace).write(to: folder.appendingPathComponent(name), options: .atomic)
+            case .failure(let error):
+                Terminal.error("airlab lab run: \(error.description): its fetch trace is not written")
+            }
+        }
     }
 }

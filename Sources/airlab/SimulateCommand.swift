@@ -40,7 +40,7 @@ enum SimulateCommand {
             .value("sdk-ad-in-pip", "skip|defer|attempt", help: "What the SDK does with a break due in picture in picture.", default: "skip"),
             .flag("fail-on-lost-ads", help: "Fail a test case (and exit 1) for each SDK ad break lost to picture in picture."),
             .value("media", "probe|verify", help: "probe: plan on the latency model; verify: fetch every segment once and play it through each profile's network and buffer.", default: "probe"),
-            .value("fetch-trace", "FILE", help: "Play fetches as a recorded trace says ({\"rows\": [{\"uri\", \"attempt\", \"status\", \"bytes\", \"firstByteSeconds\", \"seconds\"}]}); implies --media verify."),
+            .value("fetch-trace", "FILE", help: "Play fetches as a recorded trace says: a session's, from airlabd's /sessions/ID/fetches or lab run's OUT/fetches/ ({\"rows\": [{\"uri\", \"attempt\", \"status\", \"bytes\", \"firstByteSeconds\", \"seconds\"}]}); implies --media verify."),
             .value("max-rebuffer-s", "SECONDS", help: "Fail a break's rebuffer test case (and exit 1) when it stalls longer than this in all."),
         ])
 

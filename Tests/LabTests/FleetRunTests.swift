@@ -64,6 +64,16 @@ struct FleetRunTests {
         #expect(first.requests.contains { $0.hasPrefix("GET /sessions/") })
     }
 
+    @Test("A fetch trace's file is named by the receiver's place in the fleet, zero-padded to the fleet's size, then its name in characters any file system takes")
+    func fetchTraceFileNames() {
+        let named = Receiver(name: "Smart TV, low end (SDR)", address: ReceiverAddress(host: "127.0.0.1", port: 7000))
+        #expect(FleetRun.fetchTraceFileName(index: 6, of: 120, receiver: named) == "007-Smart-TV-low-end-SDR.json")
+        let unnamed = Receiver(address: ReceiverAddress(host: "::1", port: 7001))
+        #expect(FleetRun.fetchTraceFileName(index: 0, of: 1, receiver: unnamed) == "1-1-7001.json")
+        let hostile = Receiver(name: "../../etc/passwd é", address: ReceiverAddress(host: "127.0.0.1", port: 7000))
+        #expect(FleetRun.fetchTraceFileName(index: 1, of: 9, receiver: hostile) == "2-..-..-etc-passwd.json")
+    }
+
     @Test("Two receivers of one profile keep a lane each, named after the receivers")
     func sameProfileTwice() async throws {
         let first = try FakeReceiver(name: "Left", profile: "apple-tv-4k", behaviour: .plays)

@@ -219,4 +219,43 @@ import Testing
             #expect(fetched.filter { $0 == "/primary/seg1.ts" }.count > 1, "retried before switching: \(fetched)")
         }
     }
+
+    @Test("A realtime session's fetch trace, written by lab run and replayed by simulate on a virtual clock, gives the session's retry and stalls again")
+    func recordedTraceReplaysTheSession() async throws {
+        let plan = #"{"rules": [{"path": "/ad1/*.ts", "client": "*", "requests": {"from": 1, "through": 1}, "status": 404}]}"#
+        try await Self.withOrigin(plan: plan) { origin in
+            let scratch = try Scratch()
+            defer { scratch.remove() }
+            let slow = try Self.profile("apple-tv-4k", named: "slow-tv", in: scratch) { $0["network"] = ["rttMilliseconds": 60, "bandwidthMbps": 0.6] }
+            let playlist = origin.baseURL + "/show.m3u8"
+            let out = scratch.url.appendingPathComponent("lab")
+            let lab = try await BlockingWork.airlab(["lab", "run", playlist, "--profile", slow, "--media", "realtime", "--time-scale", "2", "--out", out.path])
+            #expect(lab.status == 0, "\(lab.stdout)\(lab.stderr)")
+            let traces = try FileManager.default.contentsOfDirectory(at: out.appendingPathComponent("fetches"), includingPropertiesForKeys: nil)
+            try #require(traces.count == 1, "\(traces)")
+            #expect(traces[0].lastPathComponent.hasPrefix("1-") && traces[0].pathExtension == "json", "\(traces[0].lastPathComponent)")
+
+            let replay = try await BlockingWork.airlab(["simulate", playlist, "--profile", slow, "--fetch-trace", traces[0].path, "--json"])
+            #expect(replay.status == 0, "\(replay.stderr)")
+            func session(_ json: Data) throws -> [String: Any] {
+                let document = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+                return try #require((document["sessions"] as? [[String: Any]])?.first)
+            }
+            let played = try session(Data(contentsOf: out.appendingPathComponent("report.json")))
+            let replayed = try session(Data(replay.stdout.utf8))
+            #expect((replayed["media"] as? [String: Any])?["mode"] as? String == "replay")
+            for key in ["segmentErrors", "stalls", "assetsFailed"] {
+                let (live, again) = ((played["totals"] as? [String: Any])?[key] as? Int, (replayed["totals"] as? [String: Any])?[key] as? Int)
+                #expect(live != nil && live == again, "\(key): \(live ?? -1) played, \(again ?? -1) replayed")
+            }
+            #expect((played["totals"] as? [String: Any])?["segmentErrors"] as? Int == 1)
+            // The same stalls, where they were, as long as they were: the replay's fetches take what the real ones took.
+            let (live, again) = (Self.stalls(played), Self.stalls(replayed))
+            #expect(!live.isEmpty && live.map { $0["eventID"] as? String } == again.map { $0["eventID"] as? String }, "\(live) vs \(again)")
+            for (one, other) in zip(live, again) {
+                let length = { (entry: [String: Any]) in (entry["end"] as? Double ?? 0) - (entry["start"] as? Double ?? 0) }
+                #expect(abs(length(one) - length(other)) < 0.25, "a stall of \(length(one)) s played, \(length(other)) s replayed")
+            }
+        }
+    }
 }

@@ -271,6 +271,11 @@ struct ReceiverProtocolTests {
                 #expect(svg.headers["content-type"] == "image/svg+xml")
                 let document = try XMLDocument(data: svg.body)
                 #expect(try document.nodes(forXPath: "//*[local-name()='g'][@data-profile='smart-tv-low']").count == 1)
+                // A probe session fetches no segments: it has no fetch trace, and says why.
+                let fetches = try await daemon.send("GET", "/sessions/\(id)/fetches")
+                #expect(fetches.status == 404 && fetches.text.contains("--media probe"), "\(fetches.status) \(fetches.text)")
+                let other = try await daemon.send("GET", "/sessions/\(id)/nothing")
+                #expect(other.status == 404 && other.text.contains("/timeline.svg and /fetches"), "\(other.text)")
 
                 let access = try #require(try await daemon.send("POST", "/getProperty?playbackAccessLog").plist?["value"] as? [[String: Any]])
                 #expect(access.contains { ($0["uri"] as? String)?.hasSuffix("ad1/index.m3u8") == true }, "\(access)")
