@@ -271,6 +271,10 @@ public struct CastPlanner: Sendable {
             if self.media == .verify { measured = await measurements.measure(cast, for: profile) }
             plan = await withSegments(
                 plan, cast: cast, media: media, at: mediaLocation, profile: profile, bitsPerSecond: bitsPerSecond, measured: measured)
+            if let selection, !media.isLive {
+                let planning = SegmentPlanning(loader: loader, profile: profile, measuredBytes: measured.mapValues(\.bytes))
+                plan.primaryAudio = await planning.audioSegments(of: selection, in: cast.location)
+            }
             if let selection, let multivariant = cast.multivariant, !media.isLive {
                 plan.primaryFallbacks = await fallbacks(
                     below: selection, in: multivariant, cast: cast, planning: SegmentPlanning(loader: loader, profile: profile, measuredBytes: [:]),
@@ -294,13 +298,14 @@ public struct CastPlanner: Sendable {
         plan.buffering = profile.bufferModel
         plan.primarySegments = planning.segments(of: media, at: location, bitsPerSecond: bitsPerSecond)
         plan.startup.priming = nil
-        var known: [String: SegmentList] = [:]
+        var known: [String: SegmentPlanning.Rendition] = [:]
         plan = await plan.mappingAssets { eventID, index, asset in
             asset.transitionFromPrevious.priming = nil
             guard asset.failure == nil, let resolved = cast.resolution.assets[eventID], resolved.indices.contains(index) else { return }
             let uri = resolved[index].uri
             if known[uri] == nil { known[uri] = await planning.segments(of: resolved[index]) }
-            asset.segments = known[uri]!
+            asset.segments = known[uri]!.main
+            asset.audioSegments = known[uri]!.audio
         } events: { event in
             event.transitionIn.priming = nil
             event.transitionOut.priming = nil

@@ -3,7 +3,8 @@ import HLS
 import Loading
 
 /// The segment lists of a plan that fetches media (`--media verify|realtime`): the primary
-/// rendition's, and each asset's in the variant this receiver would choose.
+/// rendition's, and each asset's in the variant this receiver would choose, each with its separate
+/// audio rendition when it has one.
 ///
 /// Sizes come from what was measured beforehand when there is a measurement (`verify`), from a
 /// byte range when the playlist gives one, else from the variant's BANDWIDTH over the segment's
@@ -27,9 +28,36 @@ struct SegmentPlanning: Sendable {
         }, startingAt: base)
     }
 
+    /// A separate audio rendition's size, when nothing measured it: 128 kbit/s (assumed: stereo AAC-LC).
+    static let assumedAudioBitsPerSecond = 128e3
+
+    /// A rendition's segments: the main ones, and those of its separate audio rendition.
+    struct Rendition: Sendable {
+        var main: SegmentList
+        /// Empty when the audio is muxed, or its playlist cannot be read (then it plays as if muxed).
+        var audio: SegmentList = .empty
+
+        static let empty = Rendition(main: .empty)
+    }
+
+    /// The segments of the audio rendition a variant selection plays with, when it is a playlist of
+    /// its own; empty for muxed audio and for a playlist that cannot be read.
+    func audioSegments(of selection: VariantSelection, in document: ResourceLocation) async -> SegmentList {
+        guard let uri = selection.audio?.uri else { return .empty }
+        do throws(LoadingError) {
+            let location = try document.resolving(uri)
+            let loaded = try await loader.loadPlaylist(location, referrer: .document(document))
+            guard let media = loaded.result.mediaPlaylist, !media.isLive else { return .empty }
+            return segments(of: media, at: loaded.finalLocation, bitsPerSecond: Self.assumedAudioBitsPerSecond)
+        } catch {
+            return .empty
+        }
+    }
+
     /// An asset's segments: its media playlist, or the variant of its multivariant playlist that this
-    /// profile chooses. An asset whose playlist cannot be read has none (it plays on the latency model).
-    func segments(of asset: ResolvedAsset) async -> SegmentList {
+    /// profile chooses, with that variant's audio. An asset whose playlist cannot be read has none (it
+    /// plays on the latency model).
+    func segments(of asset: ResolvedAsset) async -> Rendition {
         do throws(LoadingError) {
             let location = try ResourceLocation(argument: asset.uri)
             let referrer: ResourceReferrer = .input(allowingLocalFiles: asset.allowsLocalFiles)
@@ -38,13 +66,15 @@ struct SegmentPlanning: Sendable {
             case nil:
                 return .empty
             case .media(let media):
-                return segments(of: media, at: loaded.finalLocation, bitsPerSecond: nil)
+                return Rendition(main: segments(of: media, at: loaded.finalLocation, bitsPerSecond: nil))
             case .multivariant(let multivariant):
                 guard let chosen = try? profile.selectVariant(from: multivariant) else { return .empty }
                 let variantLocation = try loaded.finalLocation.resolving(chosen.variant.uri)
                 let variant = try await loader.loadPlaylist(variantLocation, referrer: .document(loaded.finalLocation))
                 guard let media = variant.result.mediaPlaylist else { return .empty }
-                return segments(of: media, at: variant.finalLocation, bitsPerSecond: chosen.variant.bandwidth.map(Double.init))
+                return Rendition(
+                    main: segments(of: media, at: variant.finalLocation, bitsPerSecond: chosen.variant.bandwidth.map(Double.init)),
+                    audio: await audioSegments(of: chosen, in: loaded.finalLocation))
             }
         } catch {
             return .empty

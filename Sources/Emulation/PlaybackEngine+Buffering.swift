@@ -46,63 +46,112 @@ extension PlaybackEngine {
     /// Kept as positions, not segment indices: bytes that arrived stay buffered when a live reload
     /// drops their segments from the playlist, and a segment missed meanwhile shows as a hole between
     /// the buffer's end and the next segment the playlist still has.
+    ///
+    /// A rendition whose audio is a rendition of its own (EXT-X-MEDIA TYPE=AUDIO with a URI) buffers
+    /// both parts on the one timeline: it plays as far as both have arrived, and the part that ends
+    /// first is fetched next, so neither runs ahead of the other by more than a segment.
     struct TrackBuffer: Sendable {
         let key: TrackKey
+        /// The main segments: video, or the muxed rendition.
         var list: SegmentList
-        var bufferedStart: Double
-        var bufferedEnd: Double
+        /// The separate audio's segments; empty when the audio is muxed in `list`.
+        var audio: SegmentList
+        private var main: PartBuffer
+        private var audioPart: PartBuffer
         /// A live rendition is never buffered to its end: its playlist grows.
         var isLive = false
 
-        /// An empty buffer where segment `index` starts.
-        init(key: TrackKey, list: SegmentList, at index: Int, isLive: Bool) {
+        /// What of one part has arrived.
+        private struct PartBuffer: Sendable {
+            var start: Double
+            var end: Double
+
+            /// An empty buffer where the segment that plays at `offset` starts.
+            init(_ list: SegmentList, at offset: Double) {
+                start = list.isEmpty ? offset : list.start(of: list.index(containing: offset))
+                end = start
+            }
+
+            /// A segment from `from` to `to` arrived; one that does not continue the buffer (a live
+            /// segment fetched after a hole) starts it again.
+            mutating func arrived(from: Double, to: Double) {
+                if from > end + PlaybackEngine.tolerance || to < start - PlaybackEngine.tolerance {
+                    (start, end) = (from, to)
+                } else {
+                    (start, end) = (min(start, from), max(end, to))
+                }
+            }
+
+            /// The next segment of `list` to fetch: the one that plays at the buffer's end; nil when
+            /// the playlist has nothing past it, or when what follows has left it (a live hole).
+            func next(in list: SegmentList) -> Int? {
+                guard !list.isEmpty, end < list.end - PlaybackEngine.bufferEpsilon else { return nil }
+                let index = list.index(containing: end + PlaybackEngine.bufferEpsilon)
+                return list.start(of: index) > end + PlaybackEngine.tolerance ? nil : index
+            }
+        }
+
+        /// An empty buffer where the segment that plays at `offset` starts.
+        init(key: TrackKey, list: SegmentList, audio: SegmentList = .empty, at offset: Double, isLive: Bool) {
             self.key = key
             self.list = list
-            bufferedStart = list.start(of: index)
-            bufferedEnd = bufferedStart
+            self.audio = audio
+            main = PartBuffer(list, at: offset)
+            audioPart = PartBuffer(audio, at: offset)
             self.isLive = isLive
         }
 
+        private var hasAudio: Bool { !audio.isEmpty }
+        /// Where what plays with both parts begins and ends.
+        var bufferedStart: Double { hasAudio ? max(main.start, audioPart.start) : main.start }
+        var bufferedEnd: Double { hasAudio ? min(main.end, audioPart.end) : main.end }
+
         var isEmpty: Bool { bufferedEnd <= bufferedStart + PlaybackEngine.bufferEpsilon }
-        var isComplete: Bool { !isLive && bufferedEnd >= list.end - PlaybackEngine.bufferEpsilon }
-        /// The next segment to fetch: the one that plays at the buffer's end; nil when the playlist has
-        /// nothing past the buffer, or when what follows the buffer has left it (a hole: the playhead
-        /// plays what it has, then jumps; see `liveWindowJump`).
-        var next: Int? {
-            guard !list.isEmpty, bufferedEnd < list.end - PlaybackEngine.bufferEpsilon else { return nil }
-            let index = list.index(containing: bufferedEnd + PlaybackEngine.bufferEpsilon)
-            return list.start(of: index) > bufferedEnd + PlaybackEngine.tolerance ? nil : index
+        var isComplete: Bool {
+            !isLive && main.end >= list.end - PlaybackEngine.bufferEpsilon && (!hasAudio || audioPart.end >= audio.end - PlaybackEngine.bufferEpsilon)
         }
 
-        /// The same buffer over a newer playlist of the rendition (a live reload): positions stay on
-        /// the first load's timeline, so what was buffered keeps its place.
+        /// The next segment to fetch: of the part whose buffer ends first (the main part on a tie);
+        /// nil when neither has anything left to fetch past its buffer.
+        var next: (part: TrackPart, index: Int)? {
+            let mainNext = main.next(in: list)
+            let audioNext = hasAudio ? audioPart.next(in: audio) : nil
+            if let audioNext, mainNext == nil || audioPart.end < main.end - PlaybackEngine.tolerance { return (.audio, audioNext) }
+            return mainNext.map { (.main, $0) }
+        }
+
+        /// The segments of `part`.
+        func segments(of part: TrackPart) -> SegmentList {
+            part == .audio ? audio : list
+        }
+
+        /// The same buffer over a newer playlist of the rendition (a live reload, a variant switch):
+        /// positions stay on the first load's timeline, so what was buffered keeps its place.
         mutating func rebase(on newer: SegmentList) {
             list = newer
         }
 
-        /// The segment that plays from `start` to `end` arrived. One that does not continue the buffer
-        /// (a live segment fetched after a hole) starts it again.
-        mutating func arrived(from start: Double, to end: Double) {
-            if start > bufferedEnd + PlaybackEngine.tolerance || end < bufferedStart - PlaybackEngine.tolerance {
-                (bufferedStart, bufferedEnd) = (start, end)
-            } else {
-                (bufferedStart, bufferedEnd) = (min(bufferedStart, start), max(bufferedEnd, end))
-            }
+        /// A segment of `part` that plays from `start` to `end` arrived.
+        mutating func arrived(_ part: TrackPart, from start: Double, to end: Double) {
+            if part == .audio { audioPart.arrived(from: start, to: end) } else { main.arrived(from: start, to: end) }
         }
 
-        /// Whether the buffer serves a playhead at `offset`: it lies in what arrived, or in the next
-        /// segment to fetch.
+        /// Whether the buffer serves a playhead at `offset`: it lies in what arrived of each part, or
+        /// in that part's next segment to fetch.
         func covers(_ offset: Double) -> Bool {
-            guard offset >= bufferedStart - PlaybackEngine.bufferEpsilon else { return false }
-            if offset <= bufferedEnd + PlaybackEngine.bufferEpsilon { return true }
-            return next.map { offset < list.start(of: $0 + 1) + PlaybackEngine.bufferEpsilon } ?? false
+            func covers(_ buffer: PartBuffer, _ list: SegmentList) -> Bool {
+                guard offset >= buffer.start - PlaybackEngine.bufferEpsilon else { return false }
+                if offset <= buffer.end + PlaybackEngine.bufferEpsilon { return true }
+                return buffer.next(in: list).map { offset < list.start(of: $0 + 1) + PlaybackEngine.bufferEpsilon } ?? false
+            }
+            return covers(main, list) && (!hasAudio || covers(audioPart, audio))
         }
 
         /// Seconds buffered ahead of `offset`; infinite once the rendition is buffered to its end, or
         /// the playhead stands at the end of a VOD rendition (nothing is left to fetch for it).
         func ahead(of offset: Double) -> Double {
             if isComplete || (!isLive && offset >= list.end - PlaybackEngine.bufferEpsilon) { return .infinity }
-            return offset < bufferedStart - PlaybackEngine.bufferEpsilon ? 0 : bufferedEnd - offset
+            return offset < bufferedStart - PlaybackEngine.bufferEpsilon ? 0 : max(0, bufferedEnd - offset)
         }
     }
 
@@ -149,7 +198,7 @@ extension PlaybackEngine {
         measureThroughput(of: fetch, at: time)
         // Placed by its position, which a live reload does not move; the playlist may have dropped it meanwhile.
         if let index = buffering!.tracks.firstIndex(where: { $0.key == fetch.track }) {
-            buffering!.tracks[index].arrived(from: fetch.start, to: fetch.start + max(0, fetch.segment.duration.isFinite ? fetch.segment.duration : 0))
+            buffering!.tracks[index].arrived(fetch.part, from: fetch.start, to: fetch.start + max(0, fetch.segment.duration.isFinite ? fetch.segment.duration : 0))
         }
         events += reconcileBuffering()
         return events
@@ -162,7 +211,7 @@ extension PlaybackEngine {
         buffering!.inFlight = nil
         buffering!.lastFailure[fetch.track] = failure
         let policy = buffering!.model.retry
-        let what = "segment \(fetch.index + 1) of \(fetch.track) (\(fetch.segment.uri))"
+        let what = "segment \(fetch.index + 1) of \(fetch.track)\(fetch.part == .audio ? "'s audio" : "") (\(fetch.segment.uri))"
         if policy.retries(after: failure, attempt: fetch.attempt) {
             let delay = policy.delay(beforeRetry: fetch.attempt)
             var again = fetch
@@ -173,7 +222,8 @@ extension PlaybackEngine {
         }
         let tries = fetch.attempt == 1 ? "" : " after \(fetch.attempt) tries"
         events.append(event(.segmentFailed, reason: "\(what) failed: \(failure)\(tries); no retry left"))
-        if fetch.track == .primary, let switched = switchDownForFailure("\(what) failed: \(failure)\(tries)") {
+        // Another variant is other video: a failing audio rendition is shared by them all.
+        if fetch.track == .primary, fetch.part == .main, let switched = switchDownForFailure("\(what) failed: \(failure)\(tries)") {
             return events + [switched] + reconcileBuffering()
         }
         events += renditionFailed(fetch.track, reason: "\(what) failed: \(failure)\(tries)")
@@ -353,8 +403,8 @@ extension PlaybackEngine {
             guard !buffering!.tracks[existing].covers(head.offset) else { return }
             dropTrack(at: existing)
         }
-        let index = head.list.index(containing: head.offset)
-        buffering!.tracks.append(TrackBuffer(key: head.key, list: head.list, at: index, isLive: head.key == .primary && plan.isLive))
+        buffering!.tracks.append(TrackBuffer(
+            key: head.key, list: head.list, audio: separateAudio(of: head.key), at: head.offset, isLive: head.key == .primary && plan.isLive))
     }
 
     /// A live playhead that has played what it buffered while the segments after it left the
@@ -401,9 +451,11 @@ extension PlaybackEngine {
             guard retry.at <= now + Self.bufferEpsilon else { return }
             buffering!.retry = nil
             // The track may have moved on meanwhile: the retry is for what is still missing.
-            if let track = buffering!.track(retry.fetch.track), let next = track.next, track.list.segments[next].uri == retry.fetch.segment.uri {
+            if let track = buffering!.track(retry.fetch.track), let next = track.next, next.part == retry.fetch.part,
+                track.segments(of: next.part).segments[next.index].uri == retry.fetch.segment.uri
+            {
                 var again = retry.fetch
-                again.index = next
+                again.index = next.index
                 issue(again)
                 return
             }
@@ -430,11 +482,26 @@ extension PlaybackEngine {
         return next.members.first?.startedBySDK != true && firstAsset(of: next) != nil
     }
 
-    mutating func issue(_ index: Int, of track: TrackBuffer) {
-        let segment = track.list.segments[index]
+    mutating func issue(_ next: (part: TrackPart, index: Int), of track: TrackBuffer) {
+        let list = track.segments(of: next.part)
         issue(SegmentFetch(
-            id: 0, track: track.key, index: index, segment: segment, start: track.list.start(of: index), attempt: 1, requestedAt: now,
-            timeout: buffering!.model.retry.timeoutSeconds))
+            id: 0, track: track.key, index: next.index, segment: list.segments[next.index], start: list.start(of: next.index), attempt: 1,
+            requestedAt: now, timeout: buffering!.model.retry.timeoutSeconds, part: next.part))
+    }
+
+    /// The separate audio rendition's segments of what `key` names; empty when its audio is muxed.
+    ///
+    /// Only VOD primary carries them: a live cast's reloads refresh the main rendition alone.
+    func separateAudio(of key: TrackKey) -> SegmentList {
+        switch key {
+        case .primary:
+            return plan.isLive ? .empty : plan.primaryAudio
+        case .asset(let group, let member, let asset):
+            guard let planned = plan.groups.first(where: { $0.id == group }), planned.members.indices.contains(member),
+                planned.members[member].assets.indices.contains(asset)
+            else { return .empty }
+            return planned.members[member].assets[asset].audioSegments
+        }
     }
 
     mutating func issue(_ request: SegmentFetch) {

@@ -29,7 +29,7 @@ extension PlaybackEngine {
 
     /// Notes the throughput of a primary segment that arrived.
     mutating func measureThroughput(of fetch: SegmentFetch, at time: Double) {
-        guard fetch.track == .primary, fetch.segment.bytes > 0 else { return }
+        guard fetch.track == .primary, fetch.part == .main, fetch.segment.bytes > 0 else { return }
         let seconds = max(1e-3, time - fetch.requestedAt)
         buffering!.throughput = Double(fetch.segment.bytes) * 8 / seconds
     }

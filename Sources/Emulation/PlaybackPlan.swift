@@ -25,6 +25,9 @@ public struct PlaybackPlan: Sendable {
     public var sdkAdInPictureInPicture = SDKAdInPictureInPicture.skip
     /// The primary rendition's segments, when the receiver fetches them (`--media verify|realtime`).
     public var primarySegments = SegmentList.empty
+    /// The segments of primary's separate audio rendition, on primary's timeline; empty when its audio
+    /// is muxed (or the receiver fetches nothing). The variants share it: a switch changes the video.
+    public var primaryAudio = SegmentList.empty
     /// Lower variants of a VOD primary this receiver can decode, highest first: what it switches to
     /// when its own does not arrive in time or cannot be fetched (`PlaybackEngine+Variants`).
     public var primaryFallbacks: [PlannedVariant] = []
@@ -220,6 +223,8 @@ public struct PlannedAsset: Sendable, Hashable {
     public var transitionFromPrevious: Transition
     /// The asset's segments, when the receiver fetches them.
     public var segments: SegmentList
+    /// Its separate audio rendition's segments; empty when its audio is muxed.
+    public var audioSegments = SegmentList.empty
 
     public init(uri: String, duration: Double, failure: String? = nil, transitionFromPrevious: Transition = .instant, segments: SegmentList = .empty) {
         self.segments = segments

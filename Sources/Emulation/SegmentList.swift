@@ -109,6 +109,14 @@ public struct SegmentFetch: Sendable, Hashable {
     public var requestedAt: Double
     /// Seconds the fetch may take before it counts as timed out.
     public var timeout: Double
+    /// Which part of the rendition: its main segments, or those of its separate audio rendition.
+    public var part: TrackPart = .main
+}
+
+/// The parts of a rendition fetched apart: the main segments (video, or audio and video muxed), and
+/// the segments of a separate audio rendition (EXT-X-MEDIA TYPE=AUDIO with a URI) when there is one.
+public enum TrackPart: String, Sendable, Hashable {
+    case main, audio
 }
 
 /// Why a fetch failed.

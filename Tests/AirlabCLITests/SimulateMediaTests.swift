@@ -23,6 +23,43 @@ struct SimulateMediaTests {
         }
     }
 
+    @Test("verify fetches a separate audio rendition alongside the video: every segment of both playlists once, at its measured size")
+    func verifyFetchesSeparateAudio() async throws {
+        let video = try await TestMedia.hls(MediaRecipe.baseline("video-only") { $0.streams = .videoOnly }, .fragmentedMP4)
+        let audio = try await TestMedia.hls(MediaRecipe.baseline("audio-only") { $0.streams = .audioOnly }, .fragmentedMP4)
+        let scratch = try TestMedia.stage(["video": video, "audio": audio])
+        defer { scratch.remove() }
+        _ = try scratch.write("master.m3u8", """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="English",LANGUAGE="en",DEFAULT=YES,URI="audio/index.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS="avc1.64001e,mp4a.40.2",AUDIO="aac"
+            video/index.m3u8
+
+            """)
+        let server = try await BlockingWork.server(serving: scratch.url)
+        defer { server.stop() }
+        let result = try await BlockingWork.airlab(["simulate", server.url("master.m3u8").absoluteString, "--profile", "apple-tv-4k", "--media", "verify", "--json"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let session = try #require((document["sessions"] as? [[String: Any]])?.first)
+        let media = try #require(session["media"] as? [String: Any], "no media totals: \(session.keys)")
+        // The segments each playlist lists (its media lines), and their sizes on disk.
+        var counts: [String: Int] = [:]
+        var bytes = 0
+        for folder in ["video", "audio"] {
+            let directory = scratch.url.appendingPathComponent(folder)
+            let playlist = try String(contentsOf: directory.appendingPathComponent("index.m3u8"), encoding: .utf8)
+            for line in playlist.split(separator: "\n") where !line.hasPrefix("#") && !line.isEmpty {
+                counts[folder, default: 0] += 1
+                bytes += (try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(String(line)).path)[.size] as? Int) ?? 0
+            }
+        }
+        let count = counts.values.reduce(0, +)
+        #expect(counts["video", default: 0] > 0 && counts["audio", default: 0] > 0, "\(counts)")
+        #expect(media["segments"] as? Int == count && media["bytes"] as? Int == bytes, "\(counts) segments of \(bytes) bytes listed: \(media)")
+        #expect(session["endReason"] as? String == "the primary content played to its end")
+    }
+
     @Test("verify plays the segments' measured sizes: the bytes fetched are the files' sizes, and each break gets segments and rebuffer cases")
     func verifyMeasuresSegments() async throws {
         try await withCast { url, scratch in

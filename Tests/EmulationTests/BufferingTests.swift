@@ -1,3 +1,4 @@
+import Foundation
 import HLS
 import Testing
 @testable import Emulation
@@ -169,6 +170,48 @@ struct BufferingTests {
         #expect(failed.endReason?.hasPrefix("media error: segment 4 of primary") == true, "\(failed.endReason ?? "")")
         #expect(failed.events.last?.state == .failed)
         #expect(failed.totals.segmentErrors == 3)
+    }
+
+    /// `plan(ads:)` with a separate audio rendition under primary: 6 s segments of 100 kB.
+    static func planWithAudio(ads: Int = 0) -> PlaybackPlan {
+        var plan = Self.plan(ads: ads)
+        plan.primaryAudio = SegmentList((0..<10).map { PlannedSegment(uri: "https://cdn.example/a/\($0).aac", duration: 6, bytes: 100_000) })
+        return plan
+    }
+
+    @Test("A separate audio rendition is fetched alongside the video, the part that ends first next: video and audio alternate, and both count")
+    func separateAudioIsFetchedAlongside() throws {
+        let (report, trace) = try FetchTraceRecordingTests.play(Self.planWithAudio(), .modelled(Self.network(100)), script: "")
+        #expect(Self.stalls(report).isEmpty, "\(report.timeline)")
+        let names = trace.rows.map { URL(string: $0.uri)!.path }
+        #expect(names.prefix(6) == ["/p/0.ts", "/a/0.aac", "/p/1.ts", "/a/1.aac", "/p/2.ts", "/a/2.aac"], "\(names)")
+        #expect(names.count == 20 && Set(names).count == 20, "each segment of both parts once: \(names)")
+        #expect(report.media?.segments == 20 && report.media?.bytes == 10 * Self.segmentBytes + 10 * 100_000)
+        #expect(report.endReason == "the primary content played to its end")
+    }
+
+    @Test("Video buffered far ahead does not play without its audio: a late audio segment stalls the playhead where the audio ends, until it arrives")
+    func lateAudioStalls() throws {
+        // The fourth audio segment (18–24 s) takes 15 s; it is asked for at about 6 s with the video
+        // then buffered to 24 s, so the playhead stops at 18 s for about 3 s.
+        let late = FetchTrace(rows: [.init(uri: "https://cdn.example/a/3.aac", bytes: 100_000, firstByteSeconds: 0.1, seconds: 15)])
+        let report = try Self.run(Self.planWithAudio(), .replayed(late, otherwise: Self.network(100)))
+        let stalls = Self.stalls(report)
+        try #require(stalls.count == 1, "\(report.timeline)")
+        #expect(stalls[0].stall == .segmentLate)
+        #expect(abs((stalls[0].positionStart ?? -1) - 18) < 0.01 && abs(stalls[0].end - stalls[0].start - 3) < 0.1, "\(stalls[0])")
+        let muxed = try Self.run(Self.plan(), .replayed(late, otherwise: Self.network(100)))
+        #expect(Self.stalls(muxed).isEmpty, "without the audio rendition nothing waits for it")
+    }
+
+    @Test("An audio segment that fails after its retries fails primary with a media error naming the audio: another video variant would not help")
+    func failingAudioEndsTheSession() throws {
+        let failing = FetchTrace(rows: (1...3).map { .init(uri: "https://cdn.example/a/4.aac", attempt: $0, status: 500, bytes: 0, firstByteSeconds: 0, seconds: 0.01) })
+        var plan = Self.planWithAudio()
+        plan.primaryFallbacks = [PlannedVariant(uri: "low.m3u8", bitsPerSecond: 500_000, segments: plan.primarySegments)]
+        let report = try Self.run(plan, .replayed(failing, otherwise: Self.network(100)))
+        #expect(report.endReason?.hasPrefix("media error: segment 5 of primary's audio") == true, "\(report.endReason ?? "")")
+        #expect(report.variantSwitches == nil)
     }
 
     @Test("A seek outside the buffer cancels the fetch in flight and fetches from the target's segment")
