@@ -31,25 +31,58 @@ public enum SegmentAnalysis {
     }
 
     static func facts(of bytes: Data, input: String, options: ProbeOptions, deadline: ProbeDeadline) throws(MediaError) -> SegmentFacts {
-        var facts = try FFmpegDemuxer.withOpenedInput(bytes, input: input, options: options, deadline: deadline) {
-            (context) throws(MediaError) -> SegmentFacts in
-            try readPackets(context, byteCount: bytes.count, input: input, deadline: deadline)
+        if let facts = try read(bytes, input: input, options: options, deadline: deadline, parsing: false) { return facts }
+        // A segment whose PES packets are not as packagers write them is read again with the parsers.
+        guard let facts = try read(bytes, input: input, options: options, deadline: deadline, parsing: true) else {
+            throw MediaError(input: input, reason: .noUsableStreams)
         }
+        return facts
+    }
+
+    /// The facts of `bytes`, read with FFmpeg's parsers or, where they are not needed, without;
+    /// nil when read without them and a PES packet showed they were needed after all.
+    static func read(_ bytes: Data, input: String, options: ProbeOptions, deadline: ProbeDeadline, parsing: Bool) throws(MediaError) -> SegmentFacts? {
+        let read = try FFmpegDemuxer.withOpenedInput(bytes, input: input, options: options, deadline: deadline) {
+            (context) throws(MediaError) -> SegmentFacts? in
+            try readPackets(context, byteCount: bytes.count, input: input, deadline: deadline, parsing: parsing)
+        }
+        guard var facts = read else { return nil }
         facts.transportStream = bytes.withUnsafeBytes { ContinuityScan.scan($0) }
         return facts
     }
 
+    /// Whether the packets can be read without FFmpeg's parsers: MPEG-TS whose streams are H.264,
+    /// HEVC and AAC. Its PES packets then come whole, each one video access unit or a run of whole
+    /// ADTS frames, as packagers write them (and as `readPackets` checks), so the parsers, which scan
+    /// every byte to find the frames again and copy them, are half the cost of demuxing for nothing.
+    private static func needsNoParsers(_ context: UnsafeMutablePointer<AVFormatContext>, streams: [UnsafeMutablePointer<AVStream>]) -> Bool {
+        guard let format = context.pointee.iformat, String(cString: format.pointee.name) == "mpegts" else { return false }
+        return streams.allSatisfy { stream in
+            let codec = stream.pointee.codecpar.pointee
+            switch codec.codec_type {
+            case AVMEDIA_TYPE_VIDEO: return codec.codec_id == AV_CODEC_ID_H264 || codec.codec_id == AV_CODEC_ID_HEVC
+            case AVMEDIA_TYPE_AUDIO: return codec.codec_id == AV_CODEC_ID_AAC
+            default: return true
+            }
+        }
+    }
+
+    /// The facts of the open input; nil when, read without parsers, a PES packet held more than one
+    /// picture or something other than whole ADTS frames (the caller reads it again with them).
     private static func readPackets(
-        _ context: UnsafeMutablePointer<AVFormatContext>, byteCount: Int, input: String, deadline: ProbeDeadline
-    ) throws(MediaError) -> SegmentFacts {
+        _ context: UnsafeMutablePointer<AVFormatContext>, byteCount: Int, input: String, deadline: ProbeDeadline, parsing: Bool
+    ) throws(MediaError) -> SegmentFacts? {
         let streams = (0..<Int(context.pointee.nb_streams)).compactMap { context.pointee.streams[$0] }
         let videoStream = streams.first { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
         let audioStream = streams.first { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
         guard videoStream != nil || audioStream != nil else { throw MediaError(input: input, reason: .noUsableStreams) }
+        // Parsers start with a stream's first packet, so the flag holds from the first read on.
+        let wholePES = !parsing && needsNoParsers(context, streams: streams)
+        if wholePES { context.pointee.flags |= AVFMT_FLAG_NOPARSE | AVFMT_FLAG_NOFILLIN }
 
         var video = videoStream.flatMap(TrackAccumulator.init)
         var audio = audioStream.flatMap(TrackAccumulator.init)
-        var units = videoStream.map { VideoUnits(codecpar: $0.pointee.codecpar.pointee) }
+        var units = videoStream.map { VideoUnits(codecpar: $0.pointee.codecpar.pointee, countsPictures: wholePES) }
         var facts = SegmentFacts(byteCount: byteCount)
         if let codecpar = audioStream?.pointee.codecpar.pointee, codecpar.extradata_size > 0, let extradata = codecpar.extradata {
             facts.audioConfigurationHash = crc32(UnsafeRawBufferPointer(start: extradata, count: Int(codecpar.extradata_size)))
@@ -78,14 +111,25 @@ public enum SegmentAnalysis {
                 ?? UnsafeRawBufferPointer(start: nil, count: 0)
             if index == videoStream?.pointee.index, video != nil {
                 let time = video!.add(packet.pointee)
-                units!.read(payload, presentedAt: time, into: &facts)
+                guard units!.read(payload, presentedAt: time, into: &facts) <= 1 else { return nil }
             } else if index == audioStream?.pointee.index, audio != nil {
                 if audio!.packetCount == 0, audioStream!.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_AAC {
                     facts.adtsHeader = ADTSHeader(payload)
                     // Without stream info the TS demuxer gives AAC frames no duration; an ADTS frame holds 1024 samples.
                     if let rate = facts.adtsHeader?.sampleRate { audio!.setFrameDuration(samples: 1024, sampleRate: rate) }
                 }
-                _ = audio!.add(packet.pointee)
+                guard wholePES else {
+                    _ = audio!.add(packet.pointee)
+                    continue
+                }
+                // A PES packet of several ADTS frames: each frame is a packet, as the parser would give
+                // them, the first with the PES's time and the others timed from it.
+                guard let frames = Self.adtsFrameCount(payload) else { return nil }
+                var frame = packet.pointee
+                for _ in 0..<frames {
+                    _ = audio!.add(frame)
+                    (frame.pts, frame.dts) = (CFFmpeg_AV_NOPTS_VALUE(), CFFmpeg_AV_NOPTS_VALUE())
+                }
             }
         }
         facts.video = video?.facts
@@ -93,6 +137,22 @@ public enum SegmentAnalysis {
         if facts.video == nil, facts.audio == nil { throw MediaError(input: input, reason: .noUsableStreams) }
         if facts.parameterSetHash == nil, let units { facts.parameterSetHash = units.configurationHash }
         return facts
+    }
+
+    /// How many whole ADTS frames `payload` is, back to back; nil when it is anything else (a frame
+    /// cut across PES packets, bytes that are no ADTS), which only the parser can put together.
+    static func adtsFrameCount(_ payload: UnsafeRawBufferPointer) -> Int? {
+        var offset = 0
+        var frames = 0
+        while offset < payload.count {
+            guard payload.count - offset >= 7, payload[offset] == 0xFF, payload[offset + 1] & 0xF6 == 0xF0 else { return nil }
+            // frame_length: 13 bits from bit 30 of the header, the header included.
+            let length = Int(payload[offset + 3] & 0x03) << 11 | Int(payload[offset + 4]) << 3 | Int(payload[offset + 5]) >> 5
+            guard length >= 7, length <= payload.count - offset else { return nil }
+            offset += length
+            frames += 1
+        }
+        return frames > 0 ? frames : nil
     }
 
     /// CRC-32 (IEEE) of `bytes`, by libavutil.
@@ -184,7 +244,7 @@ private struct TrackAccumulator {
 
 /// Reads the NAL unit types of H.264 and HEVC access units: Annex B (start codes) in TS and in raw
 /// streams, length prefixes when the codec configuration is an avcC/hvcC record (MP4).
-private struct VideoUnits {
+struct VideoUnits {
     enum Codec { case h264, hevc, other }
 
     let codec: Codec
@@ -192,12 +252,19 @@ private struct VideoUnits {
     let lengthSize: Int?
     /// CRC-32 of the configuration record, for parameter sets carried only there (avc1/hvc1).
     let configurationHash: UInt32?
+    /// Whether every unit of a packet is looked at, to count the pictures in it: a PES packet read
+    /// without the parser must hold one.
+    let countsPictures: Bool
     private var seenFirst = false
 
-    init(codecpar: AVCodecParameters) {
-        codec = codecpar.codec_id == AV_CODEC_ID_H264 ? .h264 : codecpar.codec_id == AV_CODEC_ID_HEVC ? .hevc : .other
-        let size = Int(max(0, codecpar.extradata_size))
-        guard let data = codecpar.extradata, size > 0 else {
+    init(codecpar: AVCodecParameters, countsPictures: Bool = false) {
+        self.init(codec: codecpar.codec_id, extradata: codecpar.extradata, size: Int(max(0, codecpar.extradata_size)), countsPictures: countsPictures)
+    }
+
+    init(codec id: AVCodecID, extradata data: UnsafeMutablePointer<UInt8>?, size: Int, countsPictures: Bool) {
+        self.countsPictures = countsPictures
+        codec = id == AV_CODEC_ID_H264 ? .h264 : id == AV_CODEC_ID_HEVC ? .hevc : .other
+        guard let data, size > 0 else {
             lengthSize = nil
             configurationHash = nil
             return
@@ -212,12 +279,18 @@ private struct VideoUnits {
         }
     }
 
-    /// Reads one video packet (one access unit): the first one's kind, IDR times, in-band parameter sets.
+    /// Reads one video packet (one access unit): the first one's kind, IDR times, in-band parameter
+    /// sets. Returns how many pictures it holds when `countsPictures`, else 1.
     ///
     /// Only the units up to the first slice are read: parameter sets and SEI come before it, and every
     /// slice of a picture has the same type, so the slice data (nearly all of the bytes) is skipped.
-    mutating func read(_ payload: UnsafeRawBufferPointer, presentedAt time: Double?, into facts: inout SegmentFacts) {
-        guard codec != .other, !payload.isEmpty else { return }
+    /// Counting pictures goes on to every start code, but reads only the first byte after each header:
+    /// a picture's first slice says so in its first bit (first_mb_in_slice 0 in H.264,
+    /// first_slice_segment_in_pic_flag in HEVC).
+    mutating func read(_ payload: UnsafeRawBufferPointer, presentedAt time: Double?, into facts: inout SegmentFacts) -> Int {
+        guard codec != .other, !payload.isEmpty else { return 1 }
+        defer { if !seenFirst { seenFirst = true } }
+        let pictures = countsPictures && lengthSize == nil ? pictureCount(in: payload) : 1
         var kind = AccessUnitKind.nonIDR
         var parameterSets: [UInt8] = []
         let wantsParameterSets = facts.parameterSetHash == nil
@@ -246,11 +319,23 @@ private struct VideoUnits {
                 return visit(start..<NALUnits.unitEnd(in: payload, from: start), header: payload[start])
             }
         }
-        if !seenFirst {
-            seenFirst = true
-            facts.firstVideoUnit = kind
-        }
+        if !seenFirst { facts.firstVideoUnit = kind }
         if kind == .idr || kind == .brokenLinkAccess, let time { facts.idrTimes.append(time) }
         if !parameterSets.isEmpty { facts.parameterSetHash = parameterSets.withUnsafeBytes { SegmentAnalysis.crc32($0) } }
+        return pictures
+    }
+
+    /// The pictures that begin in an Annex B packet: its slices that are the first of their picture.
+    private func pictureCount(in payload: UnsafeRawBufferPointer) -> Int {
+        var pictures = 0
+        let headerSize = codec == .h264 ? 1 : 2
+        NALUnits.visitUnits(in: payload) { start in
+            guard start + headerSize < payload.count else { return false }
+            let type = codec == .h264 ? Int(payload[start] & 0x1F) : Int(payload[start] >> 1 & 0x3F)
+            let isSlice = codec == .h264 ? (1...5).contains(type) : type < 32
+            if isSlice, payload[start + headerSize] & 0x80 != 0 { pictures += 1 }
+            return pictures <= 1
+        }
+        return pictures
     }
 }
