@@ -258,12 +258,20 @@ struct VideoUnits {
     private var seenFirst = false
 
     init(codecpar: AVCodecParameters, countsPictures: Bool = false) {
-        self.init(codec: codecpar.codec_id, extradata: codecpar.extradata, size: Int(max(0, codecpar.extradata_size)), countsPictures: countsPictures)
+        let id = codecpar.codec_id
+        self.init(
+            codec: id == AV_CODEC_ID_H264 ? .h264 : id == AV_CODEC_ID_HEVC ? .hevc : .other, extradata: codecpar.extradata,
+            size: Int(max(0, codecpar.extradata_size)), countsPictures: countsPictures)
     }
 
-    init(codec id: AVCodecID, extradata data: UnsafeMutablePointer<UInt8>?, size: Int, countsPictures: Bool) {
+    /// Units of `codec` in Annex B, with no configuration record.
+    init(annexB codec: Codec, countsPictures: Bool) {
+        self.init(codec: codec, extradata: nil, size: 0, countsPictures: countsPictures)
+    }
+
+    private init(codec: Codec, extradata data: UnsafeMutablePointer<UInt8>?, size: Int, countsPictures: Bool) {
         self.countsPictures = countsPictures
-        codec = id == AV_CODEC_ID_H264 ? .h264 : id == AV_CODEC_ID_HEVC ? .hevc : .other
+        self.codec = codec
         guard let data, size > 0 else {
             lengthSize = nil
             configurationHash = nil

@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import MediaValues
 import Testing
@@ -52,7 +51,7 @@ struct ParserlessReadingTests {
         let idrFirstSlice: [UInt8] = [0, 0, 1, 0x65, 0x88, 0x84, 0x00]
         let idrSecondSlice: [UInt8] = [0, 0, 1, 0x65, 0x08, 0x84, 0x00]
         let nextPicture: [UInt8] = [0, 0, 1, 0x41, 0x9A, 0x02, 0x00]
-        var units = VideoUnits(codec: AV_CODEC_ID_H264, extradata: nil, size: 0, countsPictures: true)
+        var units = VideoUnits(annexB: .h264, countsPictures: true)
         var facts = SegmentFacts(byteCount: 0)
         let one = (delimiter + idrFirstSlice + idrSecondSlice).withUnsafeBytes { units.read($0, presentedAt: 0, into: &facts) }
         #expect(one == 1 && facts.firstVideoUnit == .idr)
