@@ -7,8 +7,8 @@ import Origin
 func faultPlanFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
     guard let plan = try? FaultPlan(json: input.body) else { return 0 }
-    for (path, client, ordinal) in [("/ad1/seg0.ts", "rx-1", 1), ("/primary/index.m3u8", nil, 2), ("/", "", Int.max)] {
-        _ = plan.rule(forPath: path, client: client, ordinal: ordinal)
+    for (path, client, ordinal, elapsed) in [("/ad1/seg0.ts", "rx-1", 1, 0.0), ("/primary/index.m3u8", nil, 2, 150.5), ("/", "", Int.max, 1e9)] {
+        _ = plan.rule(forPath: path, client: client, ordinal: ordinal, elapsed: elapsed)
     }
     return 0
 }

@@ -8,6 +8,7 @@ import HLS
 /// {"clientHeader": "X-Airlab-Client",
 ///  "rules": [{"name": "ad-503", "path": "/ads/*.ts", "requests": {"from": 1, "through": 2},
 ///             "status": 503, "retryAfterSeconds": 1},
+///            {"name": "outage", "path": "*", "during": {"fromSeconds": 120, "untilSeconds": 180}, "status": 503},
 ///            {"path": "*.ts", "client": "rx-*", "ttfbMs": 200, "paceBytesPerSec": 250000}]}
 /// ```
 public struct FaultPlan: Sendable, Equatable {
@@ -22,9 +23,10 @@ public struct FaultPlan: Sendable, Equatable {
         self.rules = rules
     }
 
-    /// The first rule that applies to the `ordinal`-th request for `path` from `client`.
-    public func rule(forPath path: String, client: String?, ordinal: Int) -> FaultRule? {
-        rules.first { $0.matches(path: path, client: client, ordinal: ordinal) }
+    /// The first rule that applies to the `ordinal`-th request for `path` from `client`, arriving
+    /// `elapsed` seconds after the origin started.
+    public func rule(forPath path: String, client: String?, ordinal: Int, elapsed: Double = 0) -> FaultRule? {
+        rules.first { $0.matches(path: path, client: client, ordinal: ordinal, elapsed: elapsed) }
     }
 
     // MARK: - Reading
@@ -38,6 +40,8 @@ public struct FaultPlan: Sendable, Equatable {
     static let rate = 1...10_000_000_000
     static let ordinal = 1...1_000_000_000
     static let retryAfter = 0...86_400
+    /// A window's bounds: up to a year of the origin's uptime.
+    static let uptime = 0.0...(365.0 * 86_400)
 
     public init(json data: Data) throws(FaultPlanError) {
         let document: Any
@@ -78,6 +82,17 @@ public struct FaultPlan: Sendable, Equatable {
                 throw FaultPlanError(field: "\(field).requests.through", reason: "\(through) is before from (\(from))")
             }
             requests = from...(through ?? ordinal.upperBound)
+        }
+        var during: Range<Double>?
+        if let window = try object.object("during") {
+            var bounds = window
+            let from = try bounds.number("fromSeconds", in: uptime) ?? 0
+            let until = try bounds.number("untilSeconds", in: uptime) ?? uptime.upperBound
+            try bounds.refuseOthers()
+            guard until > from else {
+                throw FaultPlanError(field: "\(field).during.untilSeconds", reason: "\(until) is not after fromSeconds (\(from))")
+            }
+            during = from..<until
         }
         let client = try object.string("client").map(GlobPattern.init)
         var action = FaultAction()
@@ -120,7 +135,7 @@ public struct FaultPlan: Sendable, Equatable {
         if answers.count > 1 {
             throw FaultPlanError(field: field, reason: "\(answers.joined(separator: " and ")) exclude each other; use one per rule")
         }
-        return FaultRule(name: name, path: GlobPattern(path), requests: requests, client: client, action: action)
+        return FaultRule(name: name, path: GlobPattern(path), requests: requests, client: client, during: during, action: action)
     }
 
     /// RFC 9110's token characters, which a header name is made of.
@@ -178,6 +193,15 @@ private struct Fields {
     /// JSON's `true` and `false` arrive as numbers too; they are not counts.
     static func isBoolean(_ number: NSNumber) -> Bool {
         String(cString: number.objCType) == "c"
+    }
+
+    mutating func number(_ key: String, in range: ClosedRange<Double>) throws(FaultPlanError) -> Double? {
+        read.insert(key)
+        guard let value = values[key] else { return nil }
+        guard let number = value as? NSNumber, !Self.isBoolean(number), number.doubleValue.isFinite, range.contains(number.doubleValue) else {
+            throw FaultPlanError(field: name(key), reason: "must be a number of seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+        }
+        return number.doubleValue
     }
 
     mutating func array(_ key: String) throws(FaultPlanError) -> [Any]? {

@@ -11,20 +11,29 @@ public struct FaultRule: Sendable, Equatable {
     public var requests: ClosedRange<Int>?
     /// Matched against the client id header; nil matches every request, with the header or without.
     public var client: GlobPattern?
+    /// When it applies: requests arriving from `lowerBound` up to (not at) `upperBound` seconds after
+    /// the origin started (a CDN's outage from minute 2 to minute 3). Nil: whenever they arrive.
+    public var during: Range<Double>?
     public var action: FaultAction
 
-    public init(name: String, path: GlobPattern, requests: ClosedRange<Int>? = nil, client: GlobPattern? = nil, action: FaultAction) {
+    public init(
+        name: String, path: GlobPattern, requests: ClosedRange<Int>? = nil, client: GlobPattern? = nil, during: Range<Double>? = nil,
+        action: FaultAction
+    ) {
         self.name = name
         self.path = path
         self.requests = requests
         self.client = client
+        self.during = during
         self.action = action
     }
 
-    /// Whether this rule applies to the `ordinal`-th request (from 1) for `path` from `client`.
-    public func matches(path: String, client: String?, ordinal: Int) -> Bool {
+    /// Whether this rule applies to the `ordinal`-th request (from 1) for `path` from `client`,
+    /// arriving `elapsed` seconds after the origin started.
+    public func matches(path: String, client: String?, ordinal: Int, elapsed: Double) -> Bool {
         guard self.path.matches(path) else { return false }
         if let requests, !requests.contains(ordinal) { return false }
+        if let during, !during.contains(elapsed) { return false }
         if let pattern = self.client {
             guard let client, pattern.matches(client) else { return false }
         }

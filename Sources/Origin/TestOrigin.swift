@@ -92,7 +92,7 @@ final class OriginResponder: HTTPResponder {
         if request.path == TestOrigin.logPath, request.method == "GET" { return nil }
         let client = request.headers[plan.clientHeader]
         let ordinal = ordinals.withLock { $0.next(path: request.path, client: client) }
-        let rule = plan.rule(forPath: request.path, client: client, ordinal: ordinal)
+        let rule = plan.rule(forPath: request.path, client: client, ordinal: ordinal, elapsed: arrival)
         let row = OriginLogRow(
             method: request.method, path: request.path, range: request.headers["Range"], client: client, status: 0,
             arrival: arrival, lastByte: arrival, bytes: 0, rule: rule?.name, completed: false)

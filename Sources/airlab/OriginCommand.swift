@@ -13,7 +13,8 @@ enum OriginCommand {
         abstract: "Serve a folder as a test origin that injects faults from a plan and logs every request with its timings.",
         discussion: """
             The plan is JSON: {"clientHeader": "X-Airlab-Client", "rules": [...]}; each rule has a path glob,
-            optional "requests": {"from": 1, "through": 2} and "client" glob, and one of: "status"
+            optional "requests": {"from": 1, "through": 2}, "during": {"fromSeconds": 120, "untilSeconds": 150}
+            (of the origin's uptime) and "client" glob, and one of: "status"
             (404, 410, 500, 503, with "retryAfterSeconds"), "redirect" (a path), or body faults
             ("paceBytesPerSec", "stallAfterBytes" with "stallMs", "truncateAfterBytes",
             "wrongContentLength" added to the true length); "ttfbMs" holds any of them. The log is JSON

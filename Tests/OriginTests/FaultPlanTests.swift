@@ -53,6 +53,27 @@ struct FaultPlanTests {
         #expect(plan.rule(forPath: "/b/x.ts", client: nil, ordinal: 1) == nil)
     }
 
+    @Test("a rule with a window applies to requests arriving from its fromSeconds up to, not at, its untilSeconds of the origin's uptime")
+    func windowsAreSecondsOfUptime() throws {
+        let plan = try plan("""
+            {"rules": [{"name": "outage", "path": "*.ts", "during": {"fromSeconds": 120, "untilSeconds": 180.5}, "status": 503},
+                       {"name": "later", "path": "*.ts", "during": {"fromSeconds": 600}, "ttfbMs": 100},
+                       {"name": "early", "path": "*.ts", "during": {"untilSeconds": 10}, "ttfbMs": 50}]}
+            """)
+        #expect(plan.rules[0].during == 120..<180.5)
+        #expect(plan.rule(forPath: "/a.ts", client: nil, ordinal: 1, elapsed: 9.99)?.name == "early")
+        #expect(plan.rule(forPath: "/a.ts", client: nil, ordinal: 1, elapsed: 10) == nil)
+        #expect(plan.rule(forPath: "/a.ts", client: nil, ordinal: 1, elapsed: 120)?.name == "outage")
+        #expect(plan.rule(forPath: "/a.ts", client: nil, ordinal: 1, elapsed: 180.49)?.name == "outage")
+        #expect(plan.rule(forPath: "/a.ts", client: nil, ordinal: 1, elapsed: 180.5) == nil)
+        #expect(plan.rule(forPath: "/a.ts", client: nil, ordinal: 1, elapsed: 7_200)?.name == "later")
+        #expect(refusal(#"{"rules": [{"path": "*", "during": {"fromSeconds": 60, "untilSeconds": 60}, "status": 503}]}"#)?.field == "rules[0].during.untilSeconds")
+        #expect(refusal(#"{"rules": [{"path": "*", "during": {"fromSeconds": -1}, "status": 503}]}"#)?.field == "rules[0].during.fromSeconds")
+        #expect(refusal(#"{"rules": [{"path": "*", "during": {"fromSeconds": true}, "status": 503}]}"#)?.field == "rules[0].during.fromSeconds")
+        #expect(refusal(#"{"rules": [{"path": "*", "during": {"since": 5}, "status": 503}]}"#)?.field == "rules[0].during.since")
+        #expect(refusal(#"{"rules": [{"path": "*", "during": 5, "status": 503}]}"#)?.field == "rules[0].during")
+    }
+
     @Test("a request's ordinal counts per path and per client id")
     func ordinalsCountPerPathAndClient() {
         var ordinals = RequestOrdinals()

@@ -29,6 +29,15 @@ struct OriginFaultTests {
         #expect(rows.map(\.rule) == ["two-503", "two-503", nil])
     }
 
+    @Test("a rule's window is the origin's uptime: one still open applies, one not yet open does not, and the log names the rule")
+    func windowsFollowUptime() async throws {
+        let plan = #"{"rules": [{"name": "later", "path": "*", "during": {"fromSeconds": 3600}, "status": 500}, {"name": "outage", "path": "*", "during": {"untilSeconds": 3600}, "status": 503}]}"#
+        let fixture = try OriginFixture(plan: plan, files: ["seg.ts": body])
+        defer { fixture.stop() }
+        #expect(await fixture.fetch("/seg.ts").status == 503)
+        #expect(await fixture.rows(1).map(\.rule) == ["outage"])
+    }
+
     @Test("a client glob applies a rule only to the requests whose client id header matches")
     func clientMatching() async throws {
         let fixture = try OriginFixture(plan: #"{"rules": [{"path": "*", "client": "rx-1", "status": 410}]}"#, files: ["seg.ts": body])
