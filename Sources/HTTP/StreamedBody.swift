@@ -12,6 +12,9 @@ public enum BodyChunk: Sendable, Equatable {
     case end
     /// Close the connection at once, whatever the headers promised (a truncated body).
     case abort
+    /// Reset the connection: the peer gets a TCP RST instead of the end of the stream, as from a
+    /// load balancer or CDN node that drops a connection.
+    case reset
 }
 
 /// Produces a response body piece by piece, on libmicrohttpd's polling thread.
@@ -88,6 +91,27 @@ public final class StreamedBody: @unchecked Sendable {
             return airlab_mhd_content_end_of_stream()
         case .abort:
             return airlab_mhd_content_end_with_error()
+        case .reset:
+            resetConnection()
+            return airlab_mhd_content_end_with_error()
+        }
+    }
+
+    /// Resets the connection now. A zero linger time alone is not enough: libmicrohttpd shuts the
+    /// socket down for writing before it closes it, and the peer reads that FIN as the end of the
+    /// stream. Connecting a TCP socket to AF_UNSPEC disconnects it at once, and Linux answers a
+    /// disconnect of an established connection with RST (connect(2)). The socket stays
+    /// libmicrohttpd's, which closes it.
+    private func resetConnection() {
+        phase.withLock { phase in
+            guard case .attached(let connection, _) = phase else { return }
+            let descriptor = airlab_mhd_connection_fd(connection.pointer)
+            guard descriptor >= 0 else { return }
+            var option = linger(l_onoff: 1, l_linger: 0)
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+            var unspecified = sockaddr()
+            unspecified.sa_family = sa_family_t(AF_UNSPEC)
+            _ = connect(descriptor, &unspecified, socklen_t(MemoryLayout<sockaddr>.size))
         }
     }
 

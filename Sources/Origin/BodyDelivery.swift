@@ -14,6 +14,8 @@ public struct BodyDelivery: Sendable, Equatable {
         case end
         /// Close the connection: the headers promised bytes that will not come.
         case abort
+        /// Reset the connection (TCP RST).
+        case reset
     }
 
     /// The bytes there are to serve.
@@ -37,19 +39,32 @@ public struct BodyDelivery: Sendable, Equatable {
         max(0, size + (faults.contentLengthError ?? 0))
     }
 
-    /// Where the body stops, and whether stopping there breaks the connection.
-    private var stop: (bytes: Int, breaks: Bool) {
-        var stop = (bytes: size, breaks: declaredLength > size)
-        if declaredLength < stop.bytes { stop = (declaredLength, false) }
-        if let truncate = faults.truncateAfterBytes, truncate < stop.bytes || (truncate == stop.bytes && !stop.breaks) {
-            stop = (truncate, true)
+    /// How a body stops where it stops.
+    private enum Ending {
+        case end, abort, reset
+    }
+
+    /// Where the body stops, and how: the earliest of its end, its declared length, a truncation and
+    /// a reset (a reset wins a tie: it is the harsher fault).
+    private var stop: (bytes: Int, ending: Ending) {
+        var stop = (bytes: size, ending: declaredLength > size ? Ending.abort : .end)
+        if declaredLength < stop.bytes { stop = (declaredLength, .end) }
+        if let truncate = faults.truncateAfterBytes, truncate < stop.bytes || (truncate == stop.bytes && stop.ending == .end) {
+            stop = (truncate, .abort)
         }
+        if let reset = faults.resetAfterBytes, reset <= stop.bytes { stop = (reset, .reset) }
         return stop
     }
 
     public mutating func next(capacity: Int, elapsed: Duration) -> Step {
         let stop = stop
-        guard sentBytes < stop.bytes else { return stop.breaks ? .abort : .end }
+        guard sentBytes < stop.bytes else {
+            switch stop.ending {
+            case .end: return .end
+            case .abort: return .abort
+            case .reset: return .reset
+            }
+        }
         var allowed = min(max(1, capacity), stop.bytes - sentBytes)
         if let stall = faults.stall, !stallTaken, stall.afterBytes < stop.bytes {
             if sentBytes >= stall.afterBytes {

@@ -122,6 +122,7 @@ public struct FaultPlan: Sendable, Equatable {
         case (_?, nil): throw FaultPlanError(field: "\(field).stallMs", reason: "missing; stallAfterBytes needs it")
         }
         body.truncateAfterBytes = try object.integer("truncateAfterBytes", in: byteCount)
+        body.resetAfterBytes = try object.integer("resetAfterBytes", in: byteCount)
         if let error = try object.integer("wrongContentLength", in: -byteCount.upperBound...byteCount.upperBound) {
             guard error != 0 else {
                 throw FaultPlanError(field: "\(field).wrongContentLength", reason: "0 would declare the true length")

@@ -79,6 +79,8 @@ public struct BodyFaults: Sendable, Equatable {
     public var stall: Stall?
     /// After this many body bytes, close the connection (the headers promised more).
     public var truncateAfterBytes: Int?
+    /// After this many body bytes, reset the connection (TCP RST).
+    public var resetAfterBytes: Int?
     /// Added to the true length in `Content-Length`: positive promises bytes that never come (the
     /// connection closes after the real ones), negative cuts the body at the shorter length.
     public var contentLengthError: Int?
@@ -93,10 +95,13 @@ public struct BodyFaults: Sendable, Equatable {
         }
     }
 
-    public init(paceBytesPerSecond: Int? = nil, stall: Stall? = nil, truncateAfterBytes: Int? = nil, contentLengthError: Int? = nil) {
+    public init(
+        paceBytesPerSecond: Int? = nil, stall: Stall? = nil, truncateAfterBytes: Int? = nil, resetAfterBytes: Int? = nil, contentLengthError: Int? = nil
+    ) {
         self.paceBytesPerSecond = paceBytesPerSecond
         self.stall = stall
         self.truncateAfterBytes = truncateAfterBytes
+        self.resetAfterBytes = resetAfterBytes
         self.contentLengthError = contentLengthError
     }
 

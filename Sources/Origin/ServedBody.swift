@@ -45,6 +45,7 @@ final class ServedBody: BodySource, @unchecked Sendable {
             case .wait(let delay): return .wait(delay)
             case .end: return .end
             case .abort: return .abort
+            case .reset: return .reset
             }
         }
     }

@@ -16,7 +16,7 @@ enum OriginCommand {
             optional "requests": {"from": 1, "through": 2}, "during": {"fromSeconds": 120, "untilSeconds": 150}
             (of the origin's uptime) and "client" glob, and one of: "status"
             (404, 410, 500, 503, with "retryAfterSeconds"), "redirect" (a path), or body faults
-            ("paceBytesPerSec", "stallAfterBytes" with "stallMs", "truncateAfterBytes",
+            ("paceBytesPerSec", "stallAfterBytes" with "stallMs", "truncateAfterBytes", "resetAfterBytes",
             "wrongContentLength" added to the true length); "ttfbMs" holds any of them. The log is JSON
             Lines, one row a request, and GET /_origin/log answers it as JSON. Runs until Ctrl-C.
             With --live GLOB, the VOD media playlists whose paths match are served as live streams: a

@@ -80,6 +80,21 @@ struct BodyDeliveryTests {
         #expect(run.delivery.declaredLength == 10_000)
     }
 
+    @Test("a reset ends the body with a reset after exactly its bytes; it wins a tie with a truncation, and an earlier truncation wins")
+    func reset() {
+        var run = VirtualDelivery(delivery: BodyDelivery(size: 10_000, faults: BodyFaults(resetAfterBytes: 2_500)))
+        let (bytes, ending) = run.run(capacity: 1_000)
+        #expect(bytes == 2_500 && ending == .reset)
+        var tie = VirtualDelivery(delivery: BodyDelivery(size: 10_000, faults: BodyFaults(truncateAfterBytes: 2_500, resetAfterBytes: 2_500)))
+        #expect(tie.run().ending == .reset)
+        var earlier = VirtualDelivery(delivery: BodyDelivery(size: 10_000, faults: BodyFaults(truncateAfterBytes: 1_000, resetAfterBytes: 2_500)))
+        #expect(earlier.run() == (1_000, .abort))
+        var beyond = VirtualDelivery(delivery: BodyDelivery(size: 1_000, faults: BodyFaults(resetAfterBytes: 5_000)))
+        #expect(beyond.run() == (1_000, .end), "a reset past the body's end never comes")
+        var atEnd = VirtualDelivery(delivery: BodyDelivery(size: 1_000, faults: BodyFaults(resetAfterBytes: 1_000)))
+        #expect(atEnd.run() == (1_000, .reset), "every byte, then a reset instead of the end")
+    }
+
     @Test("a longer Content-Length sends the real bytes and breaks; a shorter one cuts the body cleanly")
     func wrongContentLength() {
         var longer = VirtualDelivery(delivery: BodyDelivery(size: 5_000, faults: BodyFaults(contentLengthError: 100)))

@@ -106,6 +106,23 @@ struct OriginFaultTests {
         #expect(!row.completed)
     }
 
+    @Test("resetAfterBytes resets the connection there: the client reads a reset by peer, not the end of a short body")
+    func connectionReset() async throws {
+        let fixture = try OriginFixture(plan: #"{"rules": [{"name": "rst", "path": "/seg.ts", "resetAfterBytes": 50000}]}"#, files: ["seg.ts": body])
+        defer { fixture.stop() }
+        let result = await fixture.fetch("/seg.ts")
+        // libcurl's receive error, where a truncation is its "transfer closed with bytes remaining".
+        guard case .partialBody(let message) = result.error else {
+            Issue.record("expected a reset, got \(String(describing: result.error))")
+            return
+        }
+        #expect(message.contains("Connection reset by peer"), "\(message)")
+        // What arrived before the reset depends on what the kernel had sent.
+        #expect(result.bytes <= 50_000)
+        let row = try #require(await fixture.rows(1).first)
+        #expect(row.rule == "rst" && row.bytes == 50_000 && !row.completed)
+    }
+
     @Test("wrongContentLength above the truth leaves the client short; below it cuts the body at the declared length")
     func wrongContentLength() async throws {
         let fixture = try OriginFixture(
