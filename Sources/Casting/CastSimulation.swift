@@ -55,18 +55,6 @@ public struct CastSimulation: Sendable {
         recorder.describe(variant: plan.variant?.variant.uri, diagnostics: plan.diagnostics)
         return Simulation.setup(
             plan: plan.plan, script: script, startPosition: plan.startPosition, until: until, recorder: recorder,
-            reloads: PlayingCast(prepared: prepared, cast: plan, planner: planner), delivery: Self.delivery(for: plan, prepared: prepared, trace: trace))
-    }
-
-    /// How a receiver's fetches go: for real when it has a fetcher (`realtime`), else through its
-    /// profile's network from what was measured of each segment, or as a recorded trace says; nil for
-    /// a plan that fetches nothing.
-    public static func delivery(
-        for plan: CastPlan, prepared: PreparedCast, trace: FetchTrace?, fetcher: (any SegmentFetcher)? = nil
-    ) -> SegmentDelivery? {
-        guard plan.plan.buffering != nil else { return nil }
-        if let fetcher { return .fetched(fetcher) }
-        let model = SegmentNetworkModel(profile: plan.profile, measured: plan.measuredSegments)
-        return trace.map { .replayed($0, otherwise: model) } ?? .modelled(model)
+            reloads: PlayingCast(prepared: prepared, cast: plan, planner: planner), delivery: plan.segmentDelivery(trace: trace))
     }
 }

@@ -48,8 +48,7 @@ final class PlaybackSession: Sendable {
             SessionSetup(
                 plan: cast.plan, startPosition: prepared.request.startPosition ?? cast.startPosition, script: request.script, recorder: recorder,
                 reloads: playing,
-                delivery: CastSimulation.delivery(
-                    for: cast, prepared: prepared, trace: nil,
+                delivery: cast.segmentDelivery(
                     fetcher: planner.media == .realtime
                         ? PacedSegmentFetcher(client: request.client, bandwidthMbps: cast.profile.network.bandwidthMbps, timeScale: request.timeScale) : nil)),
             callbacks: callbacks)
