@@ -276,6 +276,8 @@ public struct CastPlanner: Sendable {
                 plan.primaryAudio = await planning.audioSegments(of: selection, in: cast.location)
             }
             if let selection, let multivariant = cast.multivariant, !media.isLive {
+                plan.primaryVariantURI = mediaLocation.url.absoluteString
+                plan.primaryBitsPerSecond = bitsPerSecond
                 plan.primaryFallbacks = await fallbacks(
                     below: selection, in: multivariant, cast: cast, planning: SegmentPlanning(loader: loader, profile: profile, measuredBytes: [:]),
                     profile: profile)

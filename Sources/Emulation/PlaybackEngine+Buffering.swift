@@ -35,6 +35,8 @@ extension PlaybackEngine {
         var variant = 0
         /// Bits per second of the last primary segment that arrived.
         var throughput: Double?
+        /// Variants a primary segment failed on after its retries: never switched back up to.
+        var failedVariants: Set<Int> = []
 
         func track(_ key: TrackKey) -> TrackBuffer? {
             tracks.first { $0.key == key }
@@ -199,6 +201,11 @@ extension PlaybackEngine {
         // Placed by its position, which a live reload does not move; the playlist may have dropped it meanwhile.
         if let index = buffering!.tracks.firstIndex(where: { $0.key == fetch.track }) {
             buffering!.tracks[index].arrived(fetch.part, from: fetch.start, to: fetch.start + max(0, fetch.segment.duration.isFinite ? fetch.segment.duration : 0))
+            if fetch.track == .primary, fetch.part == .main, let head = playhead(), head.key == .primary,
+                let switched = switchUpIfItFits(ahead: buffering!.tracks[index].ahead(of: head.offset))
+            {
+                events.append(switched)
+            }
         }
         events += reconcileBuffering()
         return events

@@ -8,8 +8,12 @@
 ///   fits `fitFactor` of that throughput, else to the lowest one;
 /// - a primary segment that fails after its retries switches to the next lower variant and fetches
 ///   the same position there; only with no lower variant left does the session fail;
-/// - what was buffered stays (the variants share the timeline); the fetch in flight is cancelled.
-/// Switching back up is not modelled: a session moves down only.
+/// - what was buffered stays (the variants share the timeline); the fetch in flight is cancelled;
+/// - after a switch down, a primary segment whose throughput would carry the variant above at
+///   `fitFactor` (hls.js's `abrBandWidthUpFactor`), with at least `rebufferResume` buffered ahead,
+///   switches back up one step, unless a segment of that variant failed after its retries.
+/// Above the variant the profile chose nothing is tried: its choice is what it plays on a good
+/// network.
 extension PlaybackEngine {
     /// The share of the measured throughput a variant's BANDWIDTH may use to fit (hls.js's
     /// `abrBandWidthFactor` is 0.95 to stay, `abrBandWidthUpFactor` 0.7 to go up; a switch down in a
@@ -19,12 +23,25 @@ extension PlaybackEngine {
     /// The segments of the variant primary plays from now.
     var primaryList: SegmentList {
         let variant = buffering?.variant ?? 0
-        return variant == 0 || variant > plan.primaryFallbacks.count ? plan.primarySegments : plan.primaryFallbacks[variant - 1].segments
+        return segments(ofVariant: variant)
     }
 
     var primaryVariantURI: String {
-        let variant = buffering?.variant ?? 0
-        return variant == 0 || variant > plan.primaryFallbacks.count ? "the cast's variant" : plan.primaryFallbacks[variant - 1].uri
+        uri(ofVariant: buffering?.variant ?? 0)
+    }
+
+    /// Where variant `index` is (0 the plan's own); "the cast's variant" when the plan does not say.
+    func uri(ofVariant index: Int) -> String {
+        index == 0 || index > plan.primaryFallbacks.count ? plan.primaryVariantURI ?? "the cast's variant" : plan.primaryFallbacks[index - 1].uri
+    }
+
+    /// BANDWIDTH of variant `index`; nil when the plan's own does not declare one.
+    func bitsPerSecond(ofVariant index: Int) -> Double? {
+        index == 0 || index > plan.primaryFallbacks.count ? plan.primaryBitsPerSecond : plan.primaryFallbacks[index - 1].bitsPerSecond
+    }
+
+    func segments(ofVariant index: Int) -> SegmentList {
+        index == 0 || index > plan.primaryFallbacks.count ? plan.primarySegments : plan.primaryFallbacks[index - 1].segments
     }
 
     /// Notes the throughput of a primary segment that arrived.
@@ -39,27 +56,46 @@ extension PlaybackEngine {
         guard let throughput = buffering!.throughput, buffering!.variant < plan.primaryFallbacks.count else { return nil }
         let lower = plan.primaryFallbacks[buffering!.variant...]
         let target = lower.firstIndex { $0.bitsPerSecond <= Self.fitFactor * throughput } ?? plan.primaryFallbacks.count - 1
-        let reason = "primary stalled at \(PlaybackCommand.format(throughput / 1e6)) Mbit/s measured"
+        let reason = "primary stalled at \(Self.megabits(throughput)) Mbit/s measured"
         return switchVariant(to: target + 1, reason: reason)
     }
 
     /// On a primary segment that failed after its retries: the next lower variant, if one is left.
+    /// The failed variant is not switched back up to.
     mutating func switchDownForFailure(_ what: String) -> PlaybackEvent? {
         guard buffering!.variant < plan.primaryFallbacks.count else { return nil }
+        buffering!.failedVariants.insert(buffering!.variant)
         return switchVariant(to: buffering!.variant + 1, reason: what)
+    }
+
+    /// After a primary segment arrived on a lower variant: the variant above, when the segment's
+    /// throughput carries it and the buffer can take the switch.
+    mutating func switchUpIfItFits(ahead: Double) -> PlaybackEvent? {
+        let variant = buffering!.variant
+        guard variant > 0, buffering!.stall == nil, let throughput = buffering!.throughput, !buffering!.failedVariants.contains(variant - 1),
+            let above = bitsPerSecond(ofVariant: variant - 1), above > 0, above <= Self.fitFactor * throughput,
+            ahead >= buffering!.model.rebufferResume.seconds - Self.bufferEpsilon
+        else { return nil }
+        return switchVariant(to: variant - 1, reason: "primary arrived at \(Self.megabits(throughput)) Mbit/s measured")
+    }
+
+    /// Megabits per second to the kilobit: a measured rate has no more digits worth reading.
+    static func megabits(_ bitsPerSecond: Double) -> String {
+        PlaybackCommand.format((bitsPerSecond / 1e3).rounded() / 1e3)
     }
 
     private mutating func switchVariant(to variant: Int, reason: String) -> PlaybackEvent {
         let from = primaryVariantURI
         buffering!.variant = variant
-        let to = plan.primaryFallbacks[variant - 1]
+        let uri = uri(ofVariant: variant)
         cancelFetches(of: .primary)
         buffering!.lastFailure[.primary] = nil
         if let index = buffering!.tracks.firstIndex(where: { $0.key == .primary }) {
-            buffering!.tracks[index].rebase(on: to.segments)
+            buffering!.tracks[index].rebase(on: segments(ofVariant: variant))
         }
-        var switched = event(.variantSwitched, reason: "\(reason); switching from \(from) to \(to.uri) (\(PlaybackCommand.format(to.bitsPerSecond / 1e6)) Mbit/s)")
-        switched.assetURI = to.uri
+        let rate = bitsPerSecond(ofVariant: variant).map { " (\(PlaybackCommand.format($0 / 1e6)) Mbit/s)" } ?? ""
+        var switched = event(.variantSwitched, reason: "\(reason); switching from \(from) to \(uri)\(rate)")
+        switched.assetURI = uri
         return switched
     }
 }

@@ -28,6 +28,10 @@ public struct PlaybackPlan: Sendable {
     /// The segments of primary's separate audio rendition, on primary's timeline; empty when its audio
     /// is muxed (or the receiver fetches nothing). The variants share it: a switch changes the video.
     public var primaryAudio = SegmentList.empty
+    /// The variant primary plays (its playlist and BANDWIDTH), for a multivariant cast: what a switch
+    /// back up from a lower variant goes to.
+    public var primaryVariantURI: String?
+    public var primaryBitsPerSecond: Double?
     /// Lower variants of a VOD primary this receiver can decode, highest first: what it switches to
     /// when its own does not arrive in time or cannot be fetched (`PlaybackEngine+Variants`).
     public var primaryFallbacks: [PlannedVariant] = []

@@ -35,10 +35,11 @@ final class ReceiverCore: Sendable {
     }
 
     private let sessions = Mutex(Sessions())
-    /// The fetch traces of the sessions that ended last, newest last: kept in memory only, a few at a
-    /// time, because a trace holds a row per fetch and `lab run` reads it as soon as the session ends.
+    /// The fetch traces of the sessions that ended last, newest last: kept in memory only, two at a
+    /// time, because a trace holds a row per fetch (a 2-hour session's is a few hundred kB, as much
+    /// again as its plan) and `lab run` reads it as soon as the session ends.
     private let endedTraces = Mutex<[(id: String, trace: FetchTrace)]>([])
-    static let keptTraces = 4
+    static let keptTraces = 2
     /// How many connections the server holds open; set once the server exists.
     private let connectionCount = Mutex<(@Sendable () -> Int)?>(nil)
 

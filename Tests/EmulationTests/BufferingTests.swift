@@ -361,6 +361,31 @@ struct BufferingTests {
         #expect(report.totals.segmentErrors == 3)
     }
 
+    @Test("After a switch down, primary segments whose throughput carries the variant above switch back up, once enough is buffered; a variant that failed is not gone back to")
+    func switchesBackUpWhenTheNetworkRecovers() throws {
+        var plan = Self.planWithFallback()
+        plan.primaryVariantURI = "https://cdn.example/p/index.m3u8"
+        plan.primaryBitsPerSecond = 1_333_333
+        // The third segment takes 15 s (a congested spell), and the playhead stalls at 12 s; the
+        // network is fast again afterwards.
+        let spell = FetchTrace(rows: [.init(uri: "https://cdn.example/p/2.ts", bytes: Self.segmentBytes, firstByteSeconds: 0.1, seconds: 15)])
+        let report = try Self.run(plan, .replayed(spell, otherwise: Self.network(100)))
+        let switches = try #require(report.variantSwitches, "\(report.events.map(\.reason))")
+        #expect(switches.map(\.to) == ["https://cdn.example/low/index.m3u8", "https://cdn.example/p/index.m3u8"], "\(switches)")
+        #expect(switches.last?.reason.hasPrefix("primary arrived at 100 Mbit/s measured; switching from https://cdn.example/low/index.m3u8 to https://cdn.example/p/index.m3u8 (1.333333 Mbit/s)") == true, "\(switches.last?.reason ?? "")")
+        #expect(report.totals.stalls == 1 && report.endReason == "the primary content played to its end")
+
+        // Without the BANDWIDTH of the variant above nothing says it fits: the session stays down.
+        plan.primaryBitsPerSecond = nil
+        #expect(try Self.run(plan, .replayed(spell, otherwise: Self.network(100))).variantSwitches?.count == 1)
+
+        // A variant left because its segment failed is not switched back up to.
+        plan.primaryBitsPerSecond = 1_333_333
+        let failing = FetchTrace(rows: (1...3).map { .init(uri: "https://cdn.example/p/3.ts", attempt: $0, status: 500, bytes: 0, firstByteSeconds: 0, seconds: 0.01) })
+        let failed = try Self.run(plan, .replayed(failing, otherwise: Self.network(100)))
+        #expect(failed.variantSwitches?.count == 1 && failed.endReason == "the primary content played to its end", "\(failed.variantSwitches ?? [])")
+    }
+
     @Test("The modelled network is deterministic: a run twice gives the same report")
     func modelledRunsAreDeterministic() throws {
         let model = SegmentNetworkModel(roundTripSeconds: 0.06, bitsPerSecond: 2e6)
