@@ -18,9 +18,13 @@ public struct DescriptorBudget: Sendable, Equatable {
 
     /// `requested` connections for each of `servers` servers, lowered to what the limit leaves them, but
     /// never below 1 (a server that can take no connection at all would be useless and confusing).
-    public func connectionLimit(requested: Int, servers: Int) -> Int {
+    ///
+    /// - Parameter others: the connection limits of the process's other servers (the fleet's metrics
+    ///   endpoint), which are taken from the limit first, with their servers' own descriptors.
+    public func connectionLimit(requested: Int, servers: Int, others: [Int] = []) -> Int {
         let servers = max(1, servers)
-        let available = descriptorLimit - Self.reserved - servers * Self.perServer
+        let taken = others.reduce(0) { $0 + max(0, $1) + Self.perServer }
+        let available = descriptorLimit - Self.reserved - taken - servers * Self.perServer
         return max(1, min(requested, available / servers))
     }
 }

@@ -21,7 +21,7 @@ public final class FleetMetricsEndpoint: Sendable {
     }
 
     /// Scrapers are few; a handful of connections is plenty, and keeps descriptors for the receivers.
-    static let connectionLimit = 64
+    public static let connectionLimit = 64
 
     /// Reads `HOST:PORT` or `[IPV6]:PORT` of `--metrics-address`, port 0 picking a free one; nil
     /// otherwise. Whether the host is a numeric address is for the server to say when it binds.

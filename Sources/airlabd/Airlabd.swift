@@ -28,7 +28,9 @@ enum Airlabd {
             return usageStatus
         }
         let log = DaemonLog(format: options.logFormat)
-        let configurations = fitted(options.configurations, to: DescriptorLimit.raiseToHard(), log: log)
+        let configurations = fitted(
+            options.configurations, to: DescriptorLimit.raiseToHard(),
+            otherServers: options.metricsAddress == nil ? [] : [FleetMetricsEndpoint.connectionLimit], log: log)
         // One planner for the fleet: its probe cache serves every receiver.
         var planner = CastPlanner(loader: ResourceLoader(timeout: 10), prober: ProbeCache(options: ProbeOptions(timeout: 10)))
         planner.media = options.media
@@ -73,10 +75,11 @@ enum Airlabd {
 
 /// The receivers' connection limits, lowered when the process's descriptor limit cannot back them all
 /// (which is logged once): connections beyond it would leave no descriptor for fetches and reports.
-func fitted(_ configurations: [ReceiverConfiguration], to descriptorLimit: Int, log: DaemonLog) -> [ReceiverConfiguration] {
+/// `otherServers` are the connection limits of the process's other servers, counted first.
+func fitted(_ configurations: [ReceiverConfiguration], to descriptorLimit: Int, otherServers: [Int], log: DaemonLog) -> [ReceiverConfiguration] {
     let budget = DescriptorBudget(descriptorLimit: descriptorLimit)
     let requested = configurations.first?.maxConnections ?? ReceiverConfiguration.defaultMaxConnections
-    let allowed = budget.connectionLimit(requested: requested, servers: configurations.count)
+    let allowed = budget.connectionLimit(requested: requested, servers: configurations.count, others: otherServers)
     guard allowed < requested else { return configurations }
     log.write(
         "the open-file limit of \(descriptorLimit) allows \(allowed) connections per receiver, not \(requested); raise it (ulimit -n, LimitNOFILE=) for more",

@@ -164,4 +164,13 @@ struct ConnectionLimitTests {
     func descriptorBudget(_ limit: Int, _ requested: Int, _ servers: Int, _ expected: Int) {
         #expect(DescriptorBudget(descriptorLimit: limit).connectionLimit(requested: requested, servers: servers) == expected)
     }
+
+    @Test("Another server's connections (the fleet's metrics endpoint) come out of the limit before the receivers share it")
+    func otherServersAreCountedFirst() {
+        let budget = DescriptorBudget(descriptorLimit: 1024)
+        // 1024 - 256 reserved - (64 + 8) for the endpoint - 3 x 8 = 672, a third each.
+        #expect(budget.connectionLimit(requested: 2048, servers: 3, others: [64]) == 224)
+        #expect(budget.connectionLimit(requested: 2048, servers: 3) == 248)
+        #expect(budget.connectionLimit(requested: 100, servers: 3, others: [64]) == 100, "a limit that fits is kept")
+    }
 }
