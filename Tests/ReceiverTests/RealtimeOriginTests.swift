@@ -69,6 +69,24 @@ import Testing
         }
     }
 
+    @Test("A connection the origin resets mid-segment is a failed fetch the receiver retries on a new connection, and the ad plays")
+    func connectionResetIsRetried() async throws {
+        let plan = #"{"rules": [{"name": "rst", "path": "/ad1/*.ts", "client": "*", "requests": {"through": 1}, "resetAfterBytes": 20000}]}"#
+        try await Self.withOrigin(plan: plan) { origin in
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "4", "--media", "realtime"]) { daemon in
+                let report = try await Self.report(daemon, casting: origin.baseURL + "/show.m3u8")
+                let totals = try #require(report["totals"] as? [String: Any])
+                #expect(totals["segmentErrors"] as? Int == 1 && totals["assetsFailed"] as? Int == 0, "\(totals)")
+                let failure = (report["events"] as? [[String: Any]] ?? []).first { $0["kind"] as? String == "segment-failed" }
+                #expect((failure?["reason"] as? String)?.contains("reset") == true, "\(failure ?? [:])")
+                #expect(report["endReason"] as? String == "the primary content played to its end")
+                #expect(timelineShape(report).contains("I:ad-matching"), "\(timelineShape(report))")
+            }
+            let rows = origin.log.rows.filter { $0.client != nil && $0.path.hasPrefix("/ad1/") && $0.path.hasSuffix(".ts") }
+            #expect(rows.map(\.rule) == ["rst", nil] && rows.map(\.completed) == [false, true], "\(rows)")
+        }
+    }
+
     @Test("An ad whose segment keeps failing is given up after the profile's retries: the break is skipped and the session goes on to primary and the next break")
     func failedAdFallsBackToPrimary() async throws {
         let plan = #"{"rules": [{"path": "/ad1/*.ts", "client": "*", "status": 503}]}"#
