@@ -270,11 +270,8 @@ public struct CastPlanner: Sendable {
         if self.media.fetchesSegments {
             if self.media == .verify { measured = await measurements.measure(cast, for: profile) }
             plan = await withSegments(
-                plan, cast: cast, media: media, at: mediaLocation, profile: profile, bitsPerSecond: bitsPerSecond, measured: measured)
-            if let selection, !media.isLive {
-                let planning = SegmentPlanning(loader: loader, profile: profile, measuredBytes: measured.mapValues(\.bytes))
-                plan.primaryAudio = await planning.audioSegments(of: selection, in: cast.location)
-            }
+                plan, cast: cast, media: media, at: mediaLocation, selection: selection, profile: profile, bitsPerSecond: bitsPerSecond,
+                measured: measured)
             if let selection, let multivariant = cast.multivariant, !media.isLive {
                 plan.primaryVariantURI = mediaLocation.url.absoluteString
                 plan.primaryBitsPerSecond = bitsPerSecond
@@ -288,17 +285,19 @@ public struct CastPlanner: Sendable {
             variant: selection, primary: primary, schedule: schedule, diagnostics: diagnostics, measuredSegments: measured)
     }
 
-    /// The plan with its segments and the profile's buffer model. Priming then comes from fetching
-    /// what each switch needs (the stalls and startup the fetches cause), so the latency model's
-    /// priming cost is taken out of every transition rather than counted twice.
+    /// The plan with its segments (and a VOD primary's separate audio, when the selected variant has
+    /// one) and the profile's buffer model. Priming then comes from fetching what each switch needs
+    /// (the stalls and startup the fetches cause), so the latency model's priming cost is taken out of
+    /// every transition rather than counted twice.
     private func withSegments(
-        _ plan: PlaybackPlan, cast: PreparedCast, media: MediaPlaylist, at location: ResourceLocation, profile: ReceiverProfile, bitsPerSecond: Double?,
-        measured: [String: SegmentNetworkModel.Measured]
+        _ plan: PlaybackPlan, cast: PreparedCast, media: MediaPlaylist, at location: ResourceLocation, selection: VariantSelection?,
+        profile: ReceiverProfile, bitsPerSecond: Double?, measured: [String: SegmentNetworkModel.Measured]
     ) async -> PlaybackPlan {
         let planning = SegmentPlanning(loader: loader, profile: profile, measuredBytes: measured.mapValues(\.bytes))
         var plan = plan
         plan.buffering = profile.bufferModel
         plan.primarySegments = planning.segments(of: media, at: location, bitsPerSecond: bitsPerSecond)
+        if let selection, !media.isLive { plan.primaryAudio = await planning.audioSegments(of: selection, in: cast.location) }
         plan.startup.priming = nil
         var known: [String: SegmentPlanning.Rendition] = [:]
         plan = await plan.mappingAssets { eventID, index, asset in
