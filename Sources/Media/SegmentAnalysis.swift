@@ -297,14 +297,13 @@ struct VideoUnits {
     /// first_slice_segment_in_pic_flag in HEVC).
     mutating func read(_ payload: UnsafeRawBufferPointer, presentedAt time: Double?, into facts: inout SegmentFacts) -> Int {
         guard codec != .other, !payload.isEmpty else { return 1 }
-        defer { if !seenFirst { seenFirst = true } }
         let pictures = countsPictures && lengthSize == nil ? pictureCount(in: payload) : 1
         var kind = AccessUnitKind.nonIDR
         var parameterSets: [UInt8] = []
         let wantsParameterSets = facts.parameterSetHash == nil
         // Returns false at the first slice: the picture's kind is known then.
         func visit(_ range: @autoclosure () -> Range<Int>, header: UInt8) -> Bool {
-            let type = codec == .h264 ? Int(header & 0x1F) : Int(header >> 1 & 0x3F)
+            let type = unitType(header)
             switch (codec, type) {
             case (.h264, 5), (.hevc, 19), (.hevc, 20): kind = .idr
             case (.hevc, 16...18): kind = .brokenLinkAccess
@@ -314,8 +313,7 @@ struct VideoUnits {
                 return true
             default: break
             }
-            let isSlice = codec == .h264 ? (1...5).contains(type) : type < 32
-            return !isSlice
+            return !isSlice(type)
         }
         if let lengthSize {
             for range in NALUnits.lengthPrefixedRanges(in: payload, lengthSize: lengthSize) where !range.isEmpty {
@@ -327,10 +325,23 @@ struct VideoUnits {
                 return visit(start..<NALUnits.unitEnd(in: payload, from: start), header: payload[start])
             }
         }
-        if !seenFirst { facts.firstVideoUnit = kind }
+        if !seenFirst {
+            seenFirst = true
+            facts.firstVideoUnit = kind
+        }
         if kind == .idr || kind == .brokenLinkAccess, let time { facts.idrTimes.append(time) }
         if !parameterSets.isEmpty { facts.parameterSetHash = parameterSets.withUnsafeBytes { SegmentAnalysis.crc32($0) } }
         return pictures
+    }
+
+    /// The NAL unit type in a unit's (first) header byte.
+    private func unitType(_ header: UInt8) -> Int {
+        codec == .h264 ? Int(header & 0x1F) : Int(header >> 1 & 0x3F)
+    }
+
+    /// Whether units of `type` carry a slice of a picture (VCL units).
+    private func isSlice(_ type: Int) -> Bool {
+        codec == .h264 ? (1...5).contains(type) : type < 32
     }
 
     /// The pictures that begin in an Annex B packet: its slices that are the first of their picture.
@@ -339,9 +350,7 @@ struct VideoUnits {
         let headerSize = codec == .h264 ? 1 : 2
         NALUnits.visitUnits(in: payload) { start in
             guard start + headerSize < payload.count else { return false }
-            let type = codec == .h264 ? Int(payload[start] & 0x1F) : Int(payload[start] >> 1 & 0x3F)
-            let isSlice = codec == .h264 ? (1...5).contains(type) : type < 32
-            if isSlice, payload[start + headerSize] & 0x80 != 0 { pictures += 1 }
+            if isSlice(unitType(payload[start])), payload[start + headerSize] & 0x80 != 0 { pictures += 1 }
             return pictures <= 1
         }
         return pictures
