@@ -39,15 +39,10 @@ public struct BodyDelivery: Sendable, Equatable {
         max(0, size + (faults.contentLengthError ?? 0))
     }
 
-    /// How a body stops where it stops.
-    private enum Ending {
-        case end, abort, reset
-    }
-
-    /// Where the body stops, and how: the earliest of its end, its declared length, a truncation and
-    /// a reset (a reset wins a tie: it is the harsher fault).
-    private var stop: (bytes: Int, ending: Ending) {
-        var stop = (bytes: size, ending: declaredLength > size ? Ending.abort : .end)
+    /// Where the body stops, and the step that stops it (`end`, `abort` or `reset`): the earliest of
+    /// its end, its declared length, a truncation and a reset (a reset wins a tie: it is the harsher fault).
+    private var stop: (bytes: Int, ending: Step) {
+        var stop = (bytes: size, ending: declaredLength > size ? Step.abort : .end)
         if declaredLength < stop.bytes { stop = (declaredLength, .end) }
         if let truncate = faults.truncateAfterBytes, truncate < stop.bytes || (truncate == stop.bytes && stop.ending == .end) {
             stop = (truncate, .abort)
@@ -58,13 +53,7 @@ public struct BodyDelivery: Sendable, Equatable {
 
     public mutating func next(capacity: Int, elapsed: Duration) -> Step {
         let stop = stop
-        guard sentBytes < stop.bytes else {
-            switch stop.ending {
-            case .end: return .end
-            case .abort: return .abort
-            case .reset: return .reset
-            }
-        }
+        guard sentBytes < stop.bytes else { return stop.ending }
         var allowed = min(max(1, capacity), stop.bytes - sentBytes)
         if let stall = faults.stall, !stallTaken, stall.afterBytes < stop.bytes {
             if sentBytes >= stall.afterBytes {
