@@ -5,7 +5,7 @@ import SenderProtocol
 
 /// Any bytes as a request head, split as libmicrohttpd hands one over (method, percent-decoded path,
 /// query parameters, header fields), then read by everything the receiver reads from a head: the
-/// route table, `/scrub` and `/rate` queries, the body form named by `Content-Type`; and the Digest
+/// route table, `/scrub` and `/rate` queries, a `Range` as the folder servers read it, the body form named by `Content-Type`; and the Digest
 /// challenge a sender reads from a receiver's `WWW-Authenticate`.
 func requestHeadFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
@@ -32,6 +32,14 @@ func requestHeadFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = DigestChallenge(header: challenge)
     }
     _ = PlayRequest.form(of: Data(), contentType: headers["Content-Type"])
+    // The folder servers (airlab origin, cast's) read Range against files of any size.
+    if let range = headers["Range"] {
+        for size in [0, 1, 1_000, Int.max] {
+            if case .part(let bytes) = ServedFolder.byteRange(range, size: size) {
+                precondition(bytes.lowerBound >= 0 && bytes.upperBound <= size && !bytes.isEmpty, "range \(range) gave \(bytes) of \(size)")
+            }
+        }
+    }
     return 0
 }
 

@@ -20,18 +20,45 @@ public enum ServedFolder {
         return candidate
     }
 
-    /// `bytes=A-B`, `bytes=A-` or `bytes=-N` as a range of `size` bytes; nil when unsatisfiable or several.
-    public static func byteRange(_ header: String, size: Int) -> Range<Int>? {
-        guard header.hasPrefix("bytes="), !header.contains(","), size > 0 else { return nil }
-        let spec = header.dropFirst("bytes=".count).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard spec.count == 2 else { return nil }
-        let first = Int(spec[0].trimmingCharacters(in: .whitespaces))
-        let last = Int(spec[1].trimmingCharacters(in: .whitespaces))
+    /// What a `Range` header asks of a file of `size` bytes (RFC 9110 §14).
+    public enum RangeAnswer: Equatable, Sendable {
+        /// The header cannot be read as one byte range (another unit, several ranges, bad syntax): the
+        /// whole file is served, as the RFC lets a server ignore such a header.
+        case whole
+        /// One range inside the file: 206 with these bytes.
+        case part(Range<Int>)
+        /// A valid range that selects nothing of the file: 416.
+        case unsatisfiable
+    }
+
+    /// `bytes=A-B`, `bytes=A-` or `bytes=-N` read against a file of `size` bytes.
+    ///
+    /// Positions are any run of digits, as the RFC allows: one past `Int.max` is beyond any file, so a
+    /// first position that large is unsatisfiable and a last one means the end of the file. Nothing
+    /// here adds to a position read from the header, so no value can overflow.
+    public static func byteRange(_ header: String, size: Int) -> RangeAnswer {
+        let trimmed = header.trimmingCharacters(in: .whitespaces)
+        guard trimmed.lowercased().hasPrefix("bytes="), !trimmed.contains(",") else { return .whole }
+        let spec = trimmed.dropFirst("bytes=".count).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard spec.count == 2 else { return .whole }
+        let firstText = spec[0].trimmingCharacters(in: .whitespaces)
+        let lastText = spec[1].trimmingCharacters(in: .whitespaces)
+        guard firstText.allSatisfy(\.isASCIIDigit), lastText.allSatisfy(\.isASCIIDigit), !(firstText.isEmpty && lastText.isEmpty) else {
+            return .whole
+        }
+        // A position past Int.max is past the end of every file; saturate rather than refuse it.
+        let first = firstText.isEmpty ? nil : Int(firstText) ?? Int.max
+        let last = lastText.isEmpty ? nil : Int(lastText) ?? Int.max
         switch (first, last) {
-        case (let start?, let end?) where start <= end && start < size: return start..<min(end + 1, size)
-        case (let start?, nil) where spec[1].isEmpty && start < size: return start..<size
-        case (nil, let suffix?) where spec[0].isEmpty && suffix > 0: return max(0, size - suffix)..<size
-        default: return nil
+        case (let start?, let end?):
+            guard start <= end else { return .whole }
+            return start < size ? .part(start..<(min(end, size - 1) + 1)) : .unsatisfiable
+        case (let start?, nil):
+            return start < size ? .part(start..<size) : .unsatisfiable
+        case (nil, let suffix?):
+            return suffix > 0 && size > 0 ? .part((size - min(suffix, size))..<size) : .unsatisfiable
+        case (nil, nil):
+            return .whole
         }
     }
 
@@ -47,4 +74,8 @@ public enum ServedFolder {
         default: "application/octet-stream"
         }
     }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isWholeNumber }
 }

@@ -58,10 +58,11 @@ public final class FolderServer: Sendable {
         var headers: HTTPHeaders = ["Content-Type": ServedFolder.contentType(of: file), "Accept-Ranges": "bytes", "Cache-Control": "no-cache"]
         var status = 200
         var body = data
-        if let range = request.headers["Range"] {
-            guard let bytes = ServedFolder.byteRange(range, size: data.count) else {
-                return HTTPResponse(status: 416, headers: ["Content-Range": "bytes */\(data.count)"])
-            }
+        switch request.headers["Range"].map({ ServedFolder.byteRange($0, size: data.count) }) ?? .whole {
+        case .whole: break
+        case .unsatisfiable:
+            return HTTPResponse(status: 416, headers: ["Content-Range": "bytes */\(data.count)"])
+        case .part(let bytes):
             status = 206
             body = data.subdata(in: bytes)
             headers.set("Content-Range", "bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)/\(data.count)")

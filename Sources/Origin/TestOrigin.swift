@@ -143,13 +143,16 @@ final class OriginResponder: HTTPResponder {
             }
         }
         if let range = request.headers["Range"] {
-            guard let bytes = ServedFolder.byteRange(range, size: data.count) else {
+            switch ServedFolder.byteRange(range, size: data.count) {
+            case .whole: break
+            case .unsatisfiable:
                 headers.set("Content-Range", "bytes */\(data.count)")
                 return text("range '\(range)' is not satisfiable\n", status: 416, headers: &headers, row: row)
+            case .part(let bytes):
+                status = 206
+                body = data.subdata(in: bytes)
+                headers.set("Content-Range", "bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)/\(data.count)")
             }
-            status = 206
-            body = data.subdata(in: bytes)
-            headers.set("Content-Range", "bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)/\(data.count)")
         }
         return streamed(body, status: status, headers: headers, faults: rule?.action.body ?? BodyFaults(), row: row)
     }

@@ -68,4 +68,15 @@ struct FolderServerTests {
             #expect(try await get(server, "/seg.ts", headers: ["Range": "bytes=200-"]).status == 416)
         }
     }
+
+    @Test("A range to Int.max is the rest of the file, and the server goes on serving")
+    func rangeToTheLimit() async throws {
+        try await withServer { server, _ in
+            let rest = try await get(server, "/seg.ts", headers: ["Range": "bytes=90-9223372036854775807"])
+            #expect(rest.status == 206 && rest.body == Data((90..<100).map { UInt8($0) }))
+            #expect(rest.headers["Content-Range"] == "bytes 90-99/100")
+            #expect(try await get(server, "/seg.ts", headers: ["Range": "bytes=9223372036854775807-"]).status == 416)
+            #expect(try await get(server, "/seg.ts").status == 200)
+        }
+    }
 }

@@ -51,6 +51,19 @@ struct OriginServingTests {
         #expect(rows.map(\.range) == ["bytes=1000-1999", "bytes=20000-20010"])
     }
 
+    @Test("A range to Int.max is the rest of the file, past it 416, and the origin goes on serving")
+    func rangeToTheLimit() async throws {
+        let body = OriginFixture.pattern(1_000)
+        let fixture = try OriginFixture(files: ["seg.ts": body])
+        defer { fixture.stop() }
+        let rest = try await HTTPTestClient.send(port: fixture.origin.port, "GET", "/seg.ts", headers: ["Range": "bytes=0-9223372036854775807"])
+        #expect(rest.status == 206)
+        #expect(rest.headers["content-range"] == "bytes 0-999/1000")
+        let beyond = try await HTTPTestClient.send(port: fixture.origin.port, "GET", "/seg.ts", headers: ["Range": "bytes=9223372036854775807-"])
+        #expect(beyond.status == 416)
+        #expect(try await HTTPTestClient.send(port: fixture.origin.port, "GET", "/seg.ts").status == 200)
+    }
+
     @Test("HEAD answers the headers of the file with no body")
     func head() async throws {
         let fixture = try OriginFixture(files: ["seg.ts": OriginFixture.pattern(5_000)])
