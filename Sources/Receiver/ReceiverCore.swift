@@ -182,7 +182,7 @@ final class ReceiverCore: Sendable {
                 },
                 store: { [store, log, profile = cast.profile.name, playlist = prepared.request.playlist] report in
                     let entry = SessionStore.Entry(id: id, startedAt: startedAt, profile: profile, playlist: playlist, endReason: report.endReason)
-                    if let failure = store.save(entry, report: report) { log(failure) }
+                    store.save(entry, report: report, failed: log)
                 },
                 fetches: { [weak self] trace in
                     self?.endedTraces.withLock { kept in
@@ -252,6 +252,7 @@ final class ReceiverCore: Sendable {
             return sessions.current
         }
         playing?.end(reason: "shutdown")
+        store.flush()
         groups.closeAll()
         hub.closeAll()
     }

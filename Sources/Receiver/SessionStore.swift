@@ -102,32 +102,42 @@ final class SessionStore: Sendable {
         UUID(uuidString: text)?.uuidString.lowercased() == text
     }
 
-    /// Keeps a finished session; writes it to disk first when there is a state directory. A write that
-    /// fails is returned for the log, and the report is served from memory instead.
-    @discardableResult
-    func save(_ entry: Entry, report: SessionReport) -> String? {
-        guard let directory else {
-            sessions.withLock { kept in
-                kept.reports[entry.id] = report
-                kept.append(entry, limit: Self.listLimit)
-                kept.earlier = 0  // nothing older can be read back
-            }
-            return nil
+    /// Keeps a finished session: listed and served from memory at once, and, with a state directory,
+    /// written to disk on the writer's thread, after which its file serves it. A write that fails is
+    /// handed to `failed` for the log, and the report stays in memory instead: nothing is lost.
+    ///
+    /// The write (JSON encoding, then a file renamed into place with an fsync) takes milliseconds to a
+    /// loaded disk's hundreds: done where the session ended, it held the thread that ended it, a
+    /// clock alarm every receiver shares or one of Swift's two shared threads.
+    func save(_ entry: Entry, report: SessionReport, failed: @escaping @Sendable (String) -> Void = { _ in }) {
+        sessions.withLock { kept in
+            kept.reports[entry.id] = report
+            kept.append(entry, limit: Self.listLimit)
+            if directory == nil { kept.earlier = 0 }  // nothing older can be read back
         }
-        // Listed only once written, so a listed report can always be read.
-        defer { sessions.withLock { $0.append(entry, limit: Self.listLimit) } }
-        let file = directory.appendingPathComponent("\(entry.id).json")
-        do {
-            let data = try Self.encoder.encode(StoredSession(entry: entry, report: report))
-            // Data.write(.atomic) writes a temporary file beside the target and renames it over.
-            try data.write(to: file, options: .atomic)
-            return nil
-        } catch {
-            // Nothing is lost: the report is served from memory until the daemon stops.
-            sessions.withLock { $0.reports[entry.id] = report }
-            return "the report of session \(entry.id) could not be written to \(file.path): \(error.localizedDescription)"
+        guard let directory else { return }
+        Self.writer.async(group: writes) { [self] in
+            let file = directory.appendingPathComponent("\(entry.id).json")
+            do {
+                let data = try Self.encoder.encode(StoredSession(entry: entry, report: report))
+                // Data.write(.atomic) writes a temporary file beside the target and renames it over.
+                try data.write(to: file, options: .atomic)
+                sessions.withLock { _ = $0.reports.removeValue(forKey: entry.id) }
+            } catch {
+                failed("the report of session \(entry.id) could not be written to \(file.path): \(error.localizedDescription)")
+            }
         }
     }
+
+    /// Returns once every report saved so far is on disk (or has failed to be): what a receiver that
+    /// shuts down waits for.
+    func flush() {
+        writes.wait()
+    }
+
+    /// One thread writes every store's reports, in the order sessions ended.
+    private static let writer = DispatchQueue(label: "airlab.sessions.writer", qos: .utility)
+    private let writes = DispatchGroup()
 
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()

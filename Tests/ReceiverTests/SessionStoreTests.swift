@@ -29,8 +29,11 @@ struct SessionStoreTests {
         let extra = 7
         let entries = (0..<(SessionStore.listLimit + extra)).map(entry)
         for (index, entry) in entries.enumerated() {
-            #expect(store.save(entry, report: report(index)) == nil)
+            store.save(entry, report: report(index), failed: { Issue.record("\($0)") })
         }
+        // Listed at once, written on the writer's thread; a restart reads what was written.
+        #expect(store.listing.entries.count == SessionStore.listLimit)
+        store.flush()
 
         let listing = store.listing
         #expect(listing.entries.count == SessionStore.listLimit)
@@ -52,6 +55,7 @@ struct SessionStoreTests {
         let store = try SessionStore(directory: directory)
         let kept = entry(1)
         store.save(kept, report: report(1))
+        store.flush()
         // A readable report under a name that is not a session id.
         try FileManager.default.copyItem(
             at: directory.appendingPathComponent("sessions/\(kept.id).json"), to: directory.appendingPathComponent("sessions/other.json"))
