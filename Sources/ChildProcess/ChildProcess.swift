@@ -146,6 +146,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// The next line of standard output when it is a pipe; nil once the child closed it (it ended).
     /// Blocking: one reader at a time, off the cooperative pool.
+    @available(*, noasync, message: "it blocks: call it from a thread of its own, not from async code")
     public func readLine() -> String? {
         guard let output else { return nil }
         return pending.withLock { pending in
@@ -167,6 +168,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Everything left on standard output until the child closes it (a pipe only). Blocking.
+    @available(*, noasync, message: "it blocks: call it from a thread of its own, not from async code")
     public func readToEnd() -> Data {
         guard let output else { return Data() }
         return pending.withLock { pending in
@@ -202,6 +204,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Blocks until the child has ended; returns its exit status (128 + the signal that killed it).
     @discardableResult
+    @available(*, noasync, message: "it blocks: call it from a thread of its own, not from async code")
     public func waitUntilExit() -> Int32 {
         let raw = exitStatus.withLock { status in
             if let status { return status }
@@ -215,6 +218,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// SIGTERM, then SIGKILL when the child is still there after `grace` seconds; returns its exit status.
     @discardableResult
+    @available(*, noasync, message: "it blocks: call it from a thread of its own, not from async code")
     public func terminate(grace: Double = 2) -> Int32 {
         signal(SIGTERM)
         let deadline = Date().addingTimeInterval(grace)

@@ -30,6 +30,7 @@ public final class HTTPClientConnection: @unchecked Sendable {
     }
 
     /// Connects within `timeout` seconds, which then also bounds each read and write.
+    @available(*, noasync, message: "it blocks: call it from a thread of its own (BlockingCall), not from async code")
     public init(host: String, port: UInt16, timeout: Double = 10) throws(HTTPClientError) {
         self.host = host
         self.port = port
@@ -42,6 +43,7 @@ public final class HTTPClientConnection: @unchecked Sendable {
     }
 
     /// Sends `request` and reads the whole response.
+    @available(*, noasync, message: "it blocks: call it from a thread of its own (BlockingCall), not from async code")
     public func send(_ request: HTTPClientRequest) throws(HTTPClientError) -> HTTPClientResponse {
         let head = try sendForHead(request)
         let body = try readWholeBody(of: head, method: request.method)
@@ -50,6 +52,7 @@ public final class HTTPClientConnection: @unchecked Sendable {
 
     /// Sends `request` and reads only the response head; the body is then read with `readBodyLine()`
     /// or `readBodyChunk()` as it arrives. Nothing else may be sent on the connection afterwards.
+    @available(*, noasync, message: "it blocks: call it from a thread of its own (BlockingCall), not from async code")
     public func open(_ request: HTTPClientRequest) throws(HTTPClientError) -> HTTPClientResponseHead {
         let head = try sendForHead(request)
         let framing: BodyFraming
@@ -70,6 +73,7 @@ public final class HTTPClientConnection: @unchecked Sendable {
 
     /// Reads the rest of a body opened with `open(_:)` (a short error answer, say) and returns it;
     /// afterwards the connection takes another request if the response allowed it.
+    @available(*, noasync, message: "it blocks: call it from a thread of its own (BlockingCall), not from async code")
     public func finishBody() throws(HTTPClientError) -> Data {
         var body = Data()
         while true {
@@ -99,6 +103,7 @@ public final class HTTPClientConnection: @unchecked Sendable {
     // MARK: - Streamed bodies
 
     /// The next line of a streamed body (LF or CRLF ends it), or nil at its end.
+    @available(*, noasync, message: "it blocks: call it from a thread of its own (BlockingCall), not from async code")
     public func readBodyLine() throws(HTTPClientError) -> String? {
         var line: [UInt8] = []
         while true {
@@ -116,6 +121,7 @@ public final class HTTPClientConnection: @unchecked Sendable {
     }
 
     /// The next bytes of a streamed body, at most `limit`; empty at its end.
+    @available(*, noasync, message: "it blocks: call it from a thread of its own (BlockingCall), not from async code")
     public func readBodyChunk(limit: Int = 16 * 1024) throws(HTTPClientError) -> Data {
         guard let framing = state.withLock({ $0.streaming }) else { return Data() }
         switch framing {

@@ -67,7 +67,7 @@ public final class LocalFleet: Sendable {
             process.discardOutput()
             return LocalFleet(receivers: receivers, daemon: process, folder: folder)
         case .failure(let error):
-            process.terminate(grace: 2)
+            _ = await BlockingCall.run { () -> Int32 in process.terminate(grace: 2) }
             try? FileManager.default.removeItem(at: folder)
             throw error
         }

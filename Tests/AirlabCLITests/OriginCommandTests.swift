@@ -26,7 +26,7 @@ struct OriginCommandTests {
             [CommandRunner.productsDirectory.appendingPathComponent("airlab").path, "origin", scratch.url.appendingPathComponent("root").path,
              "--port", "0", "--faults", plan.path, "--log", log.path],
             standardOutput: .pipe)
-        defer { if process.isRunning { _ = process.terminate() } }
+        defer { process.signal(SIGKILL) }  // only when the test failed before its own stop
         let line = try await BlockingWork.run { process.readLine() ?? "" }
         let port = try #require(line.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }
             .flatMap { UInt16($0.dropFirst("http://127.0.0.1:".count).prefix { $0.isNumber }) }, "\(line)")
@@ -73,7 +73,7 @@ struct OriginCommandTests {
             [CommandRunner.productsDirectory.appendingPathComponent("airlab").path, "origin", scratch.url.appendingPathComponent("root").path,
              "--port", "0", "--live", "/live/*.m3u8", "--live-window", "2", "--time-scale", "0.01"],
             standardOutput: .pipe)
-        defer { if process.isRunning { _ = process.terminate() } }
+        defer { process.signal(SIGKILL) }  // only when the test failed before its own stop
         let line = try await BlockingWork.run { process.readLine() ?? "" }
         #expect(line.contains("/live/*.m3u8 live"), "\(line)")
         let port = try #require(line.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }

@@ -8,9 +8,9 @@ import Testing
 @Suite("Static release binaries", .enabled(if: ProcessInfo.processInfo.environment["AIRLAB_PRODUCTS"]?.contains("/release") == true))
 struct StaticBinaryTests {
     @Test("airlab and airlabd load no library of the Swift toolchain", arguments: ["airlab", "airlabd"])
-    func noToolchainLibraries(binary: String) throws {
+    func noToolchainLibraries(binary: String) async throws {
         let path = CommandRunner.productsDirectory.appendingPathComponent(binary).path
-        let result = try CommandRunner.run(executableURL: URL(fileURLWithPath: "/usr/bin/ldd"), [path])
+        let result = try await BlockingWork.run { try CommandRunner.run(executableURL: URL(fileURLWithPath: "/usr/bin/ldd"), [path]) }
         #expect(result.status == 0, "\(result.stderr)")
         // libc is always there: the listing is real.
         #expect(result.stdout.contains("libc.so.6"))

@@ -10,7 +10,7 @@ import TestSupport
 struct RequestDeadlineTests {
     @Test("Half a request and then silence is closed at the request deadline, long before the idle timeout")
     func halfRequestClosedAtDeadline() async throws {
-        let fixture = try ServerFixture(HTTPServerConfiguration(requestTimeoutSeconds: 1, idleTimeoutSeconds: 30)) { _ in .text("ok") }
+        let fixture = try ServerFixture(HTTPServerConfiguration(requestTimeoutSeconds: 1, idleTimeoutSeconds: 3_600)) { _ in .text("ok") }
         defer { fixture.stop() }
 
         let port = fixture.port
@@ -18,23 +18,23 @@ struct RequestDeadlineTests {
         // accept), so that a busy test machine's scheduling cannot stretch it.
         let (closed, elapsed) = try await BlockingWork.run { () -> (Bool, Duration) in
             let started = ContinuousClock.now
-            let socket = try RawSocket(port: port, receiveTimeoutSeconds: 10)
+            let socket = try RawSocket(port: port, receiveTimeoutSeconds: 300)
             defer { socket.close() }
             try socket.send("POST /play HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nhalf")
             return (socket.peerClosed(), ContinuousClock.now - started)
         }
 
+        // Not before the 1 s deadline, and by it: the idle timeout is an hour and the socket waits five
+        // minutes, and the server counts the close as one past the deadline.
         #expect(closed)
-        // Past the 1 s deadline, and well before the socket's 10 s receive timeout or the 30 s idle one,
-        // with room for a loaded machine.
-        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(8), "closed after \(elapsed)")
+        #expect(elapsed >= .milliseconds(900), "closed after \(elapsed)")
         #expect(fixture.server.statistics.closedPastDeadline == 1)
         #expect(try await fixture.eventually { fixture.server.statistics.openConnections == 0 })
     }
 
     @Test("A header sent a byte at a time is closed at the request deadline although each byte resets the idle timeout")
     func tricklingHeaderClosedAtDeadline() async throws {
-        let fixture = try ServerFixture(HTTPServerConfiguration(requestTimeoutSeconds: 1, idleTimeoutSeconds: 30)) { _ in .text("ok") }
+        let fixture = try ServerFixture(HTTPServerConfiguration(requestTimeoutSeconds: 1, idleTimeoutSeconds: 3_600)) { _ in .text("ok") }
         defer { fixture.stop() }
 
         let port = fixture.port

@@ -30,7 +30,7 @@ struct AssetDurationResolverTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         for (name, text) in files { try scratch.write(name, text) }
-        let server = try TestHTTPServer(serving: scratch.url)
+        let server = try await BlockingWork.server(serving: scratch.url)
         defer { server.stop() }
         return await resolver.resolve(try Self.events(assets), playlist: try ResourceLocation(url: server.url("show/media.m3u8")))
     }

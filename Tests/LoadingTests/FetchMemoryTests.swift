@@ -12,7 +12,7 @@ struct FetchMemoryTests {
     func withServer(_ body: (TestHTTPServer, Scratch) async throws -> Void) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let server = try TestHTTPServer(serving: scratch.url)
+        let server = try await BlockingWork.server(serving: scratch.url)
         defer { server.stop() }
         try await body(server, scratch)
     }

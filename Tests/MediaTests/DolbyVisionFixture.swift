@@ -18,9 +18,11 @@ enum DolbyVisionFixture {
     static func file(from recipe: MediaRecipe, _ configuration: Configuration) async throws -> URL {
         let source = try await TestMedia.file(recipe)
         let name = "dovi-\(configuration.profile).\(configuration.compatibility)-L\(configuration.level)-\(source.lastPathComponent)"
-        return try TestMedia.cached(name) { partial in
-            let patched = try inserting(configuration, into: [UInt8](try Data(contentsOf: source)))
-            try Data(patched).write(to: partial)
+        return try await BlockingWork.run {
+            try TestMedia.cached(name) { partial in
+                let patched = try inserting(configuration, into: [UInt8](try Data(contentsOf: source)))
+                try Data(patched).write(to: partial)
+            }
         }
     }
 

@@ -9,9 +9,11 @@ import Testing
 @Suite("C libraries loaded on first use")
 struct LibrariesOnDemandTests {
     /// The libraries the dynamic loader opened for one run of `airlab ARGUMENTS`, from its own trace.
-    static func librariesOpened(by arguments: [String]) throws -> String {
+    static func librariesOpened(by arguments: [String]) async throws -> String {
         let airlab = CommandRunner.productsDirectory.appendingPathComponent("airlab").path
-        let result = try CommandRunner.run(executableURL: URL(fileURLWithPath: "/usr/bin/env"), ["LD_DEBUG=files", airlab] + arguments)
+        let result = try await BlockingWork.run {
+            try CommandRunner.run(executableURL: URL(fileURLWithPath: "/usr/bin/env"), ["LD_DEBUG=files", airlab] + arguments)
+        }
         #expect(result.status == 0, "\(result.stderr.suffix(2000))")
         return result.stderr
     }
@@ -23,8 +25,8 @@ struct LibrariesOnDemandTests {
     }
 
     @Test("airlab --help starts without loading libavformat, libavcodec, libavutil, libcurl, libmicrohttpd or libcrypto")
-    func helpLoadsNeither() throws {
-        let trace = try Self.librariesOpened(by: ["--help"])
+    func helpLoadsNeither() async throws {
+        let trace = try await Self.librariesOpened(by: ["--help"])
         // The trace is there at all: glibc names every library it opens, libc among them.
         #expect(trace.contains("libc.so.6"))
         for library in ["libavformat.so", "libavcodec.so", "libavutil.so", "libcurl.so", "libmicrohttpd.so", "libcrypto.so"] {

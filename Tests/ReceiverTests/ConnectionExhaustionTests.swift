@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Clients that hold connections without finishing a request, against the real daemon: a thousand of
-/// them on one receiver leave it serving others, it is itself again within a second of their leaving,
+/// them on one receiver leave it serving others, it drops their connections as soon as they leave,
 /// a half-sent request loses its connection at the request deadline, and the long-lived connections
 /// (server-sent events, PTTH) outlive that deadline.
 @Suite("airlabd is not exhausted by clients that hold connections", .serialized)
@@ -37,11 +37,9 @@ struct ConnectionExhaustionTests {
                 #expect(try await Self.openConnections(daemon) >= Self.heldConnections, "no held connection was closed to make room")
 
                 held.forEach { $0.close() }
-                let left = ContinuousClock.now
-                let answered = try await Self.answersWithin(.seconds(1), port: port)
-                #expect(answered, "/server-info was not answered within 1 s of the slow clients leaving")
-                let drained = try await Self.drainedWithin(.seconds(1), since: left, daemon)
-                #expect(drained, "connections of clients that left were still open after 1 s")
+                #expect(try await Self.quickly(port, "GET", "/server-info").status == 200)
+                let drained = try await Self.drainedBeforeTheDeadline(daemon)
+                #expect(drained, "connections of clients that left were still open, as if left to the request deadline")
             }
         }
     }
@@ -58,22 +56,23 @@ struct ConnectionExhaustionTests {
                     socket.close()
                 }
             }
-            let left = ContinuousClock.now
-            let drained = try await Self.drainedWithin(.seconds(1), since: left, daemon)
+            let drained = try await Self.drainedBeforeTheDeadline(daemon)
 
-            #expect(drained, "connections whose clients left were still open after 1 s")
+            #expect(drained, "connections whose clients left were still open, as if left to the idle timeout")
             #expect(try await Self.quickly(port, "GET", "/server-info").status == 200)
         }
     }
 
     @Test("A half-sent request is closed by the daemon at the request deadline (--request-timeout 1)")
     func halfSentRequestClosedAtDeadline() async throws {
-        try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--request-timeout", "1"]) { daemon in
+        // An idle timeout of an hour and a socket that waits five minutes: only the request deadline
+        // can close the connection before the socket gives up.
+        try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--request-timeout", "1", "--idle-timeout", "3600"]) { daemon in
             let port = daemon.port
             // Timed on the blocking thread, from before the connect: the deadline counts from the accept.
             let closing = try await BlockingWork.run { () -> PeerClosing in
                 let started = ContinuousClock.now
-                let socket = try RawSocket(port: port, receiveTimeoutSeconds: 10)
+                let socket = try RawSocket(port: port, receiveTimeoutSeconds: 300)
                 defer { socket.close() }
                 try socket.send(Self.halfRequest)
                 return PeerClosing(closed: socket.peerClosed(), elapsed: ContinuousClock.now - started)
@@ -81,9 +80,8 @@ struct ConnectionExhaustionTests {
             let (closed, elapsed) = (closing.closed, closing.elapsed)
 
             #expect(closed)
-            // Past the 1 s deadline, and well before the socket's 10 s receive timeout or the 30 s idle
-            // one, with room for a loaded machine.
-            #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(8), "closed after \(elapsed)")
+            // Not before the 1 s deadline.
+            #expect(elapsed >= .milliseconds(900), "closed after \(elapsed)")
             #expect(try await Self.quickly(port, "GET", "/server-info").status == 200)
         }
     }
@@ -113,32 +111,25 @@ struct ConnectionExhaustionTests {
         var elapsed: Duration
     }
 
-    /// One request on its own connection that must be answered within 2 s: a daemon that left it in the
-    /// listen backlog would let it wait for the 20 s of the usual test client.
+    /// One request on its own connection, answered before the held connections' 120 s deadline could
+    /// have freed a place for it: a daemon that left it in the listen backlog would not answer it in
+    /// the 60 s it is given. A rule about order, not a bound a loaded machine could break.
     static func quickly(_ port: UInt16, _ method: String, _ target: String) async throws -> HTTPReply {
         try await BlockingWork.run {
-            let connection = try HTTPTestConnection(port: port, receiveTimeoutSeconds: 2)
+            let connection = try HTTPTestConnection(port: port, receiveTimeoutSeconds: 60)
             defer { connection.close() }
             return try connection.send(method, target)
         }
     }
 
-    /// Polls `/server-info` (each try waiting at most its own second) until answered 200 or `bound` has passed.
-    static func answersWithin(_ bound: Duration, port: UInt16) async throws -> Bool {
-        let deadline = ContinuousClock.now + bound
-        repeat {
-            if let reply = try? await quickly(port, "GET", "/server-info"), reply.status == 200 { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        } while ContinuousClock.now < deadline
-        return false
-    }
-
-    /// Polls `/metrics` until the daemon holds no connection but the one asking, or `bound` has passed since `start`.
-    static func drainedWithin(_ bound: Duration, since start: ContinuousClock.Instant, _ daemon: DaemonProcess) async throws -> Bool {
+    /// Polls `/metrics` until the daemon holds no connection but the one asking; false when they are
+    /// still open after 60 s, half the 120 s deadline and idle timeout that would otherwise close them.
+    static func drainedBeforeTheDeadline(_ daemon: DaemonProcess) async throws -> Bool {
+        let start = ContinuousClock.now
         repeat {
             if try await openConnections(daemon) <= 1 { return true }
             try await Task.sleep(for: .milliseconds(20))
-        } while ContinuousClock.now < start + bound
+        } while ContinuousClock.now < start + .seconds(60)
         return try await openConnections(daemon) <= 1
     }
 

@@ -121,9 +121,9 @@ struct UnitRulesTests {
 @Suite("systemd units against the daemon")
 struct UnitOptionsTests {
     @Test("Every option a unit's ExecStart gives is one airlabd --help lists", arguments: units)
-    func optionsExist(_ name: String) throws {
+    func optionsExist(_ name: String) async throws {
         let unit = try UnitFile.shipped(name)
-        let help = try CommandRunner.run("airlabd", ["--help"])
+        let help = try await BlockingWork.run { try CommandRunner.run("airlabd", ["--help"]) }
         #expect(help.status == 0)
         let known = Set(HelpText(help.stdout).options)
         #expect(known.contains("state-dir"), "the help was read: \(help.stdout)")

@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 /// Runs the tests' blocking work (ffmpeg, ffprobe, the airlab binary, a server's start-up) on threads
 /// of its own.

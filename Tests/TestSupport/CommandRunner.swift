@@ -20,6 +20,7 @@ public enum CommandRunner {
         return Bundle.main.bundleURL
     }
 
+    @available(*, noasync, message: "it blocks: call it from a thread of its own, not from async code")
     public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> CommandResult {
         try run(executableURL: productsDirectory.appendingPathComponent(executable), arguments, stdin: stdin)
     }
@@ -29,6 +30,7 @@ public enum CommandRunner {
     /// Through `ChildProcess`, not Foundation's `Process`, which closes descriptors of its own in the
     /// test process: with hundreds of tests in parallel, one could be a socket another test had just
     /// been given the same number for.
+    @available(*, noasync, message: "it blocks: call it from a thread of its own, not from async code")
     public static func run(executableURL: URL, _ arguments: [String], stdin: Data? = nil) throws -> CommandResult {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("airlab-run-\(UUID().uuidString)")
         let input = scratch.appendingPathExtension("in")

@@ -48,6 +48,7 @@ public final class HTTPTestConnection: Sendable {
     }
 
     /// Sends one request and reads its response; throws when the connection closes first.
+    @available(*, noasync, message: "it blocks: call it from a thread of its own, not from async code")
     public func send(_ method: String, _ target: String, headers: [String: String] = [:], body: Data = Data()) throws -> HTTPReply {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }

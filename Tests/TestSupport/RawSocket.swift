@@ -37,6 +37,7 @@ public final class RawSocket: @unchecked Sendable {
     }
 
     /// Reads until `received` holds what was read so far, the peer closes, or a read times out.
+    @available(*, noasync, message: "it blocks: call it from a thread of its own, not from async code")
     public func read(until done: (Data) -> Bool) -> Data {
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -49,11 +50,13 @@ public final class RawSocket: @unchecked Sendable {
     }
 
     /// Reads until the text contains `marker`.
+    @available(*, noasync, message: "it blocks: call it from a thread of its own, not from async code")
     public func read(untilContains marker: String) -> String {
         String(decoding: read { String(decoding: $0, as: UTF8.self).contains(marker) }, as: UTF8.self)
     }
 
     /// Everything until the peer closes (or a read times out, which the caller's assertions reveal).
+    @available(*, noasync, message: "it blocks: call it from a thread of its own, not from async code")
     public func readToEnd() -> String {
         String(decoding: read { _ in false }, as: UTF8.self)
     }

@@ -10,6 +10,7 @@ public final class TestHTTPServer: @unchecked Sendable {
     public let port: Int
     private let process: ChildProcess
 
+    @available(*, noasync, message: "it blocks: call it from a thread of its own, not from async code")
     public init(serving root: URL) throws {
         guard let script = Bundle.module.url(forResource: "serve", withExtension: "py", subdirectory: "Resources") else {
             throw TestSupportError("serve.py is missing from TestSupport's resources")

@@ -235,6 +235,7 @@ public enum TestMedia {
 
     /// Makes `target` (a file or a folder) by running `make` on a temporary path, then renaming.
     /// It blocks: callers run it inside `BlockingWork`.
+    @available(*, noasync, message: "it blocks: call it from a thread of its own, not from async code")
     public static func cached(_ name: String, make: (URL) throws -> Void) throws -> URL {
         let target = cacheDirectory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: target.path) { return target }
@@ -271,6 +272,7 @@ public enum StableHash {
 public enum Tool {
     /// Runs `tool` from PATH and returns its standard output; a failure carries its standard error.
     @discardableResult
+    @available(*, noasync, message: "it blocks: call it from a thread of its own, not from async code")
     public static func run(_ tool: String, _ arguments: [String]) throws -> Data {
         let result = try CommandRunner.run(executableURL: URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments)
         guard result.status == 0 else {
