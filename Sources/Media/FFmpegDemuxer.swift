@@ -26,7 +26,7 @@ public enum FFmpegDemuxer {
     public static func streams(
         of bytes: Data, input: String, options: ProbeOptions, deadline: ContinuousClock.Instant
     ) async throws(MediaError) -> [StreamParameters] {
-        try await ProbeQueue.run { () throws(MediaError) -> [StreamParameters] in
+        try await ProbeQueue.run(by: deadline) { (deadline) throws(MediaError) -> [StreamParameters] in
             try streams(of: bytes, input: input, options: options, deadline: ProbeDeadline(until: deadline, seconds: options.timeout))
         }
     }

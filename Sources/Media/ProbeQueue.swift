@@ -19,10 +19,19 @@ enum ProbeQueue {
         DispatchQueue.getSpecific(key: marker) ?? false
     }
 
-    static func run<Value: Sendable>(_ work: @escaping @Sendable () throws(MediaError) -> Value) async throws(MediaError) -> Value {
+    /// Runs `work` on a probe thread, handing it the deadline it has there.
+    ///
+    /// The time spent waiting for a probe thread is not the input's doing: when many receivers probe at
+    /// once, or the machine is loaded, the queue can hold work for seconds. So `work` gets `deadline`
+    /// moved on by that wait, and only its own reading of the bytes counts against it.
+    static func run<Value: Sendable>(
+        by deadline: ContinuousClock.Instant, _ work: @escaping @Sendable (ContinuousClock.Instant) throws(MediaError) -> Value
+    ) async throws(MediaError) -> Value {
+        let queued = ContinuousClock.now
         let result: Result<Value, MediaError> = await withCheckedContinuation { continuation in
             queue.async {
-                continuation.resume(returning: Result { () throws(MediaError) -> Value in try work() })
+                let waited = ContinuousClock.now - queued
+                continuation.resume(returning: Result { () throws(MediaError) -> Value in try work(deadline + waited) })
             }
         }
         return try result.get()

@@ -20,7 +20,7 @@ public enum SegmentAnalysis {
     public static func facts(
         of bytes: Data, input: String, options: ProbeOptions = options, deadline: ContinuousClock.Instant
     ) async throws(MediaError) -> SegmentFacts {
-        try await ProbeQueue.run { () throws(MediaError) -> SegmentFacts in
+        try await ProbeQueue.run(by: deadline) { (deadline) throws(MediaError) -> SegmentFacts in
             try facts(of: bytes, input: input, options: options, deadline: ProbeDeadline(until: deadline, seconds: options.timeout))
         }
     }

@@ -47,7 +47,7 @@ struct ProbeCacheTests {
     @Test("Demuxing runs on the probe queue's own threads, never on Swift's cooperative pool")
     func demuxingLeavesTheCooperativePool() async throws {
         #expect(!ProbeQueue.isCurrent)
-        #expect(try await ProbeQueue.run { () throws(MediaError) -> Bool in ProbeQueue.isCurrent })
+        #expect(try await ProbeQueue.run(by: .now + .seconds(10)) { (_) throws(MediaError) -> Bool in ProbeQueue.isCurrent })
         // The demuxer's async entry point is the one that goes there; bytes that are no media fail on it.
         await #expect(throws: MediaError.self) {
             try await FFmpegDemuxer.streams(
