@@ -150,12 +150,12 @@ let package = Package(
         // MARK: - Tests
 
         .target(name: "TestSupport", dependencies: ["ChildProcess"], path: "Tests/TestSupport", resources: [.copy("Resources")]),
-        .testTarget(name: "HLSTests", dependencies: ["HLS"]),
+        .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "InspectionTests", dependencies: ["Inspection", "HLS"]),
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
-        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "HLS", "MediaValues"]),
+        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "HLS", "MediaValues", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Casting", "Emulation"]),
         .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "Emulation", "HLS"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "Emulation", "HLS", "Loading", "Media", "MediaValues", "TestSupport"]),

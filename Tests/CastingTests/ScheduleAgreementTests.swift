@@ -7,7 +7,7 @@ import Testing
 
 /// An uncommanded simulation plays exactly what the schedule lists: the same primary ranges and the
 /// same breaks in the same order, for generated playlists of every shape the schedule's rules cover.
-@Suite("The engine plays the schedule")
+@Suite("The engine plays the schedule", .ownThread)
 struct ScheduleAgreementTests {
     /// One piece of a playout, compared across the schedule and a session's timeline.
     enum Piece: Equatable, CustomStringConvertible {

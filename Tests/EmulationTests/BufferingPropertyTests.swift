@@ -1,10 +1,11 @@
 import HLS
 import Testing
 @testable import Emulation
+import TestSupport
 
 /// Random plans, networks, failures and senders: whatever the fetches do, a session that fetches
 /// segments never wedges, never plays primary time twice without a seek, and counts its stalls.
-@Suite("Buffering properties")
+@Suite("Buffering properties", .ownThread)
 struct BufferingPropertyTests {
     static let cases = 600
 

@@ -1,8 +1,9 @@
 import Testing
 @testable import Emulation
+import TestSupport
 
 /// The coordinator's rules, each on a small group driven input by input.
-@Suite("Group coordinator rules")
+@Suite("Group coordinator rules", .ownThread)
 struct GroupCoordinatorTests {
     static let wait = GroupPolicy(waitFor: [.playingInterstitial])
 

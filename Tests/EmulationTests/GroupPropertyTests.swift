@@ -1,9 +1,10 @@
 import Testing
 @testable import Emulation
+import TestSupport
 
 /// The group's invariants over seeded random plans (stitched ads, instant switches): a fixed number
 /// of cases, each from its own seed, named in every failure.
-@Suite("Group invariants")
+@Suite("Group invariants", .ownThread)
 struct GroupPropertyTests {
     static let cases: [UInt64] = Array(1...40)
 

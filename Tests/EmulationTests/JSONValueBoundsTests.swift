@@ -2,11 +2,12 @@ import Foundation
 import Testing
 
 @testable import Emulation
+import TestSupport
 
 /// A document is read into a `JSONValue` with bounded work, whatever it holds: a binary property list
 /// that names one object from many places (a few hundred bytes for 2^30 values), and nesting that
 /// would take the decoder's stack, are refused as errors.
-@Suite("JSON values are read with bounded work")
+@Suite("JSON values are read with bounded work", .ownThread)
 struct JSONValueBoundsTests {
     @Test("A document nested deeper than the limit is refused, one within it is read")
     func nestingIsBounded() throws {

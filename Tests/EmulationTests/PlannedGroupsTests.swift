@@ -1,10 +1,11 @@
 import HLS
 import Testing
 @testable import Emulation
+import TestSupport
 
 /// The engine plays the plan's groups as the schedule made them: members by event ID, the schedule's
 /// resumption points, and the schedule's rule when only part of a group counts.
-@Suite("Playing planned groups")
+@Suite("Playing planned groups", .ownThread)
 struct PlannedGroupsTests {
     @Test("The PRE group resumes where the schedule says: its resumeAt, measured from the start position")
     func preResumesAtTheSchedulesPoint() throws {

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import HLS
+import TestSupport
 
 /// Playlists as large as the attacks, generated here and parsed in process. These check what
 /// the parse finds; how fast it is (linear, under 3 s and 1 GiB for the whole process) is measured by
 /// `airlab-bench playlist-scale`, since a timing assertion here would fail on a busy machine.
-@Suite("Very large playlists parse completely, with one diagnostic per problem")
+@Suite("Very large playlists parse completely, with one diagnostic per problem", .ownThread)
 struct LargePlaylistTests {
     @Test("50,000 variants and 50,000 renditions: every group resolves, one unknown group and one duplicate name are found")
     func manyVariantsAndRenditions() throws {

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 @testable import HLS
+import TestSupport
 
 private typealias Fixture = ScheduleFixture
 
 /// The schedule's groups are public and are what a receiver plays; PRE resumes by its offset; far live
 /// breaks are kept and reported; big playlists schedule in linear work.
-@Suite("Schedule groups")
+@Suite("Schedule groups", .ownThread)
 struct ScheduleGroupsTests {
     @Test("Two events 0.4 ms apart with X-RESUME-OFFSET=0 are one group, with no primary between them")
     func nearEventsAreOneGroup() throws {
