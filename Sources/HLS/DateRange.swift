@@ -62,24 +62,25 @@ public struct DateRange: Hashable, Sendable {
     /// Checks one tag's attributes against the rules of RFC 8216bis §4.4.5.1 that do not need other tags.
     static func validate(_ attributes: AttributeList, id: String, line: Int) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        let start = attributes[.startDate]?.quotedString.flatMap(ProgramDate.parse)
-        if let value = attributes[.startDate], start == nil {
-            diagnostics.append(Diagnostic(
-                .error, line: line, .attributeInvalidValue,
-                "START-DATE \(value) of date range '\(id)' is not an ISO 8601 date with a time zone."))
-        }
-        if let value = attributes[.endDate] {
-            if let end = value.quotedString.flatMap(ProgramDate.parse) {
-                if let start, end < start {
-                    diagnostics.append(Diagnostic(
-                        .error, line: line, .dateRangeEndBeforeStart,
-                        "Date range '\(id)' ends (END-DATE) before it starts (START-DATE); put END-DATE at or after START-DATE."))
-                }
-            } else {
+        func read(_ attribute: DateRangeAttribute) -> Date? {
+            guard let value = attributes[attribute] else { return nil }
+            guard let reading = value.quotedString.flatMap(ProgramDate.read) else {
                 diagnostics.append(Diagnostic(
                     .error, line: line, .attributeInvalidValue,
-                    "END-DATE \(value) of date range '\(id)' is not an ISO 8601 date with a time zone."))
+                    "\(attribute.rawValue) \(value) of date range '\(id)' is not an ISO 8601 date-time such as \"2026-01-01T00:00:00.000Z\"."))
+                return nil
             }
+            if !reading.hasTimeZone {
+                diagnostics.append(ProgramDate.noTimeZoneWarning(attribute.rawValue, value.description, of: "date range '\(id)'", line: line))
+            }
+            return reading.date
+        }
+        let start = read(.startDate)
+        let end = read(.endDate)
+        if let start, let end, end < start {
+            diagnostics.append(Diagnostic(
+                .error, line: line, .dateRangeEndBeforeStart,
+                "Date range '\(id)' ends (END-DATE) before it starts (START-DATE); put END-DATE at or after START-DATE."))
         }
         for attribute in [DateRangeAttribute.duration, .plannedDuration] {
             guard let value = attributes[attribute] else { continue }
@@ -96,7 +97,7 @@ public struct DateRange: Hashable, Sendable {
                     NumericRange.duration.refusal(attribute.rawValue, value: value.description, of: "date range '\(id)'")))
             }
         }
-        if let start, let end = attributes[.endDate]?.quotedString.flatMap(ProgramDate.parse) {
+        if let start, let end {
             let span = end.timeIntervalSince(start)
             if span > NumericRange.duration.upperBound {
                 diagnostics.append(Diagnostic(

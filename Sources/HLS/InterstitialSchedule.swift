@@ -167,8 +167,11 @@ extension InterstitialSchedule {
     /// - A viewer who starts inside primary time that a break replaces sees that break first (D.5).
     /// - PRE plays at the start position. Primary then resumes at the start position plus the PRE
     ///   events' X-RESUME-OFFSETs (§4.4.5.1: measured from where the PRE event is scheduled); without
-    ///   one a VOD resumes at the start position and a live join at the live edge: the start position
-    ///   plus the interstitial time that elapsed.
+    ///   one, the offset is the interstitial's duration, as for any event: a live join reaches the live
+    ///   edge, and a VOD skips that much primary, which is reported (`interstitial.pre-skips-primary`)
+    ///   because authors who mean "before the programme" forget X-RESUME-OFFSET=0.
+    /// - A VOD mid-roll with X-SNAP OUT dated within a segment's length outside the playlist snaps to
+    ///   its first or last boundary (`interstitial.snapped-into-playlist`); one further out never plays.
     /// - In a live playlist POST and breaks past the window's end play after later reloads: they are
     ///   in `breaks` and `groups` with `plays` true, but not in `entries`; the ones past the window's
     ///   end are reported (`interstitial.after-live-window`).
@@ -201,7 +204,11 @@ extension InterstitialSchedule {
                 scheduled.position = timeline.duration
             } else if let unsnapped = scheduled.unsnappedPosition {
                 placement = .mid
-                if !isLive && (unsnapped < -tolerance || unsnapped > timeline.duration + tolerance) {
+                if !isLive, let snapped = snappedIntoVOD(event, at: unsnapped, timeline: timeline) {
+                    scheduled.position = snapped
+                    diagnostics.append(Diagnostic(.info, line: event.line, .interstitialSnappedIntoPlaylist,
+                        "Interstitial '\(event.id)' is at \(seconds(unsnapped)), \(unsnapped < 0 ? "before the start" : "past the end") of the VOD playlist (0 s to \(seconds(timeline.duration))); X-SNAP OUT moves it to the nearest segment boundary, \(seconds(snapped)), where it plays\(unsnapped < 0 ? " before the first segment" : " when primary ends, before any POST")."))
+                } else if !isLive && (unsnapped < -tolerance || unsnapped > timeline.duration + tolerance) {
                     diagnostics.append(Diagnostic(.warning, line: event.line, .interstitialOutsidePlaylist,
                         "Interstitial '\(event.id)' is at \(seconds(unsnapped)), outside the VOD playlist (0 s to \(seconds(timeline.duration))); it never plays. Check its START-DATE against the playlist's EXT-X-PROGRAM-DATE-TIME."))
                     scheduled.position = unsnapped
@@ -253,6 +260,22 @@ extension InterstitialSchedule {
             integratedDuration: integrated.entries.last?.playoutEnd ?? 0, startPosition: startPosition)
     }
 
+    /// Where X-SNAP OUT moves a VOD mid-roll dated just outside the playlist: the first or last segment
+    /// boundary, which is the boundary closest to its date (§4.4.5.1). "Just" is within the length of
+    /// the segment next to it; a date further out belongs to other content and stays outside. Nil when
+    /// the event is inside the playlist, does not snap out, or is further out.
+    static func snappedIntoVOD(_ event: InterstitialEvent, at unsnapped: Double, timeline: PrimaryTimeline) -> Double? {
+        let boundaries = timeline.boundaries
+        guard event.snap.contains(.out), boundaries.count > 1, let first = boundaries.first, let last = boundaries.last else { return nil }
+        if unsnapped > last + tolerance {
+            return unsnapped - last <= last - boundaries[boundaries.count - 2] + tolerance ? last : nil
+        }
+        if unsnapped < first - tolerance {
+            return first - unsnapped <= boundaries[1] - first + tolerance ? first : nil
+        }
+        return nil
+    }
+
     /// How many of a group's events a message names before it says how many more there are: a
     /// message of bounded length keeps a playlist of many events linear to report.
     static let namedEventsLimit = 3
@@ -285,7 +308,7 @@ extension InterstitialSchedule.Break {
     /// Resolves an event's duration and its share of the resume offset; placement comes later.
     ///
     /// A PRE event's offset counts from the start position (RFC 8216bis §4.4.5.1); without
-    /// X-RESUME-OFFSET it is 0 for VOD and the duration for live (the live edge moved on meanwhile).
+    /// X-RESUME-OFFSET it is the duration, live or VOD, as the spec says for every event.
     ///
     /// The duration is the first known of: what the caller fetched, DURATION (or END-DATE − START-DATE),
     /// PLANNED-DURATION, else 0. X-PLAYOUT-LIMIT cuts it. Without X-RESUME-OFFSET the offset is that cut
@@ -327,14 +350,18 @@ extension InterstitialSchedule.Break {
         if let limit = event.playoutLimit {
             duration = min(duration, limit)
         }
-        // A VOD's PRE replaces no primary time; a live PRE without an offset resumes at the live edge,
-        // which moved on while it played.
-        let replacesNothing = known?.isEmptyAssetList == true || (event.cue.contains(.pre) && !isLive)
-        var resumeOffset = event.resumeOffset ?? (replacesNothing ? 0 : duration)
+        // Without X-RESUME-OFFSET the offset is the duration, for a PRE too: a live join resumes at the
+        // live edge, which moved on while it played, and a VOD skips that much of its start.
+        var resumeOffset = event.resumeOffset ?? (known?.isEmptyAssetList == true ? 0 : duration)
         if known?.failure != nil {
             // A break that cannot load is cancelled with resume offset 0, whatever it declares (D.5).
             duration = 0
             resumeOffset = 0
+        }
+        if event.cue.contains(.pre), !isLive, event.resumeOffset == nil, resumeOffset > 0 || source == .unknown {
+            let skipped = source == .unknown ? "as much primary as it lasts" : "the first \(InterstitialSchedule.seconds(resumeOffset)) of primary"
+            diagnostics.append(Diagnostic(.warning, line: event.line, .interstitialPreSkipsPrimary,
+                "Interstitial '\(event.id)' is a VOD PRE without X-RESUME-OFFSET, so primary resumes at the interstitial's duration, as the spec says: airlab and every player that follows the spec skip \(skipped); did you mean X-RESUME-OFFSET=0?"))
         }
 
         let unsnapped: Double? = switch event.anchor {

@@ -59,10 +59,13 @@ struct PlaylistBuilder {
         switch name {
         case "EXT-X-PROGRAM-DATE-TIME":
             markMedia(line)
-            if let date = ProgramDate.parse(value) {
-                pendingProgramDateTime = date
+            if let reading = ProgramDate.read(value) {
+                pendingProgramDateTime = reading.date
+                if !reading.hasTimeZone {
+                    diagnostics.append(ProgramDate.noTimeZoneWarning("#\(name)", value.string, line: line))
+                }
             } else {
-                malformed(name, value, line, expected: "an ISO 8601 date with a time zone, such as 2026-01-01T00:00:00.000Z")
+                malformed(name, value, line, expected: "an ISO 8601 date-time, such as 2026-01-01T00:00:00.000Z")
             }
         case "EXT-X-DISCONTINUITY":
             markMedia(line)
@@ -384,37 +387,11 @@ struct PlaylistBuilder {
         if media.segments.isEmpty && media.skip == nil {
             diagnostics.append(Diagnostic(.warning, line: nil, .playlistNoSegments, "The media playlist has no segments."))
         }
-        refuseDistantDateRanges()
         if let line = firstDateRangeLine, !media.hasProgramDateTime {
             diagnostics.append(Diagnostic(.error, line: line, .programDateTimeMissing,
                 "The playlist has EXT-X-DATERANGE tags but no EXT-X-PROGRAM-DATE-TIME, so their dates cannot be placed on the timeline; add EXT-X-PROGRAM-DATE-TIME to the first segment."))
         }
         return PlaylistParseResult(playlist: .media(media), diagnostics: diagnostics)
-    }
-
-    /// A date range whose START-DATE lies more than `NumericRange.maximumSeconds` before the first
-    /// program date or after the last is dropped: its position on the timeline would be beyond every
-    /// range the schedule works in (dates reach from year 0 to 9999, ±3·10^11 s).
-    private mutating func refuseDistantDateRanges() {
-        var earliest: Date?
-        var latest: Date?
-        for segment in media.segments {
-            guard let date = segment.programDateTime else { continue }
-            if earliest.map({ date < $0 }) ?? true { earliest = date }
-            if latest.map({ date > $0 }) ?? true { latest = date }
-        }
-        guard let earliest, let latest else { return }
-        let reach = NumericRange.maximumSeconds
-        media.dateRanges.removeAll { dateRange in
-            guard let start = dateRange.startDate else { return false }
-            let before = earliest.timeIntervalSince(start)
-            let after = start.timeIntervalSince(latest)
-            guard before > reach || after > reach else { return false }
-            diagnostics.append(Diagnostic(.error, line: dateRange.line, .numberOutOfRange,
-                "START-DATE of date range '\(dateRange.id)' is \((before > reach ? before : after).plainText) s \(before > reach ? "before the first" : "after the last") "
-                    + "EXT-X-PROGRAM-DATE-TIME, more than the \(reach.plainText) s airlab accepts between a date range and the playlist's dates; the date range is ignored."))
-            return true
-        }
     }
 
     private mutating func checkGroups() {

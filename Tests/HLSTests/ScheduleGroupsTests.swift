@@ -24,7 +24,7 @@ struct ScheduleGroupsTests {
     @Test("Groups name their members by event ID and carry the resumption point the breaks report")
     func groupsCarryResumePoints() throws {
         let events = [
-            Fixture.event("pre", at: 0, duration: 4) { $0.cue = .pre },
+            Fixture.event("pre", at: 0, duration: 4, resumeOffset: 0) { $0.cue = .pre },
             Fixture.event("a", at: 12, duration: 10),
             Fixture.event("b", at: 12, duration: 5, resumeOffset: 2),
             Fixture.event("c", at: 40, duration: 5),
@@ -53,12 +53,41 @@ struct ScheduleGroupsTests {
         #expect(Fixture.shape(schedule.entries) == ["pre@6+5", "P16-60"])
     }
 
-    @Test("A VOD PRE without X-RESUME-OFFSET resumes where playback starts")
-    func vodPreWithoutOffsetResumesAtTheStart() throws {
+    @Test("A VOD PRE without X-RESUME-OFFSET resumes primary its duration after where playback starts, as the spec says, and warns")
+    func vodPreWithoutOffsetResumesAfterItsDuration() throws {
         let pre = Fixture.event("pre", at: 0, duration: 5) { $0.cue = .pre }
         let schedule = InterstitialSchedule.build(events: [pre], timeline: Fixture.timeline(), startPosition: 6)
-        #expect(schedule.scheduled("pre")?.resumeOffset == 0)
+        #expect(schedule.scheduled("pre")?.resumeOffset == 5)
+        #expect(schedule.groups.first?.resumeAt == 11)
+        #expect(Fixture.shape(schedule.entries) == ["pre@6+5", "P11-60"])
+        let warning = try #require(schedule.diagnostics.first)
+        #expect(schedule.codes() == [.interstitialPreSkipsPrimary])
+        #expect(warning.severity == .warning)
+        #expect(warning.message.contains("'pre'") && warning.message.contains("skip the first 5 s of primary"))
+        #expect(warning.message.hasSuffix("did you mean X-RESUME-OFFSET=0?"))
+    }
+
+    @Test("A VOD PRE with X-RESUME-OFFSET=0 resumes where playback starts, without a warning")
+    func vodPreWithZeroOffsetResumesAtTheStart() throws {
+        let pre = Fixture.event("pre", at: 0, duration: 5, resumeOffset: 0) { $0.cue = .pre }
+        let schedule = InterstitialSchedule.build(events: [pre], timeline: Fixture.timeline(), startPosition: 6)
         #expect(Fixture.shape(schedule.entries) == ["pre@6+5", "P6-60"])
+        #expect(schedule.diagnostics.isEmpty)
+    }
+
+    @Test("A VOD PRE of unknown duration without X-RESUME-OFFSET warns that a player skips as much primary as it lasts")
+    func vodPreOfUnknownDurationWarns() throws {
+        let pre = Fixture.event("pre", at: 0) { $0.cue = .pre }
+        let schedule = InterstitialSchedule.build(events: [pre], timeline: Fixture.timeline())
+        let warning = try #require(schedule.diagnostics.first { $0.code == .interstitialPreSkipsPrimary })
+        #expect(warning.message.contains("as much primary as it lasts"))
+    }
+
+    @Test("A live PRE without X-RESUME-OFFSET is not warned about: resuming at the live edge is what a viewer expects")
+    func livePreWithoutOffsetIsNotWarned() throws {
+        let pre = Fixture.event("pre", at: 0, duration: 5) { $0.cue = .pre }
+        let schedule = InterstitialSchedule.build(events: [pre], timeline: Fixture.timeline(), isLive: true, startPosition: 42)
+        #expect(!schedule.codes().contains(.interstitialPreSkipsPrimary))
     }
 
     @Test("A live PRE without X-RESUME-OFFSET resumes at the live edge: the join point plus the time it played")
