@@ -185,7 +185,7 @@ extension InterstitialSchedule {
         events: [InterstitialEvent], timeline: PrimaryTimeline, isLive: Bool = false,
         knownDurations: [String: KnownDuration] = [:], startPosition: Double = 0
     ) -> InterstitialSchedule {
-        var diagnostics: [Diagnostic] = []
+        var diagnostics = DiagnosticLog()
         var inTagOrder: [Break] = []
         inTagOrder.reserveCapacity(events.count)
         var candidates: [BreakGroup.Candidate] = []
@@ -206,26 +206,26 @@ extension InterstitialSchedule {
                 placement = .mid
                 if !isLive, let snapped = snappedIntoVOD(event, at: unsnapped, timeline: timeline) {
                     scheduled.position = snapped
-                    diagnostics.append(Diagnostic(.info, line: event.line, .interstitialSnappedIntoPlaylist,
-                        "Interstitial '\(event.id)' is at \(seconds(unsnapped)), \(unsnapped < 0 ? "before the start" : "past the end") of the VOD playlist (0 s to \(seconds(timeline.duration))); X-SNAP OUT moves it to the nearest segment boundary, \(seconds(snapped)), where it plays\(unsnapped < 0 ? " before the first segment" : " when primary ends, before any POST")."))
+                    diagnostics.append(.info, line: event.line, .interstitialSnappedIntoPlaylist,
+                        "Interstitial '\(event.id)' is at \(seconds(unsnapped)), \(unsnapped < 0 ? "before the start" : "past the end") of the VOD playlist (0 s to \(seconds(timeline.duration))); X-SNAP OUT moves it to the nearest segment boundary, \(seconds(snapped)), where it plays\(unsnapped < 0 ? " before the first segment" : " when primary ends, before any POST").")
                 } else if !isLive && (unsnapped < -tolerance || unsnapped > timeline.duration + tolerance) {
-                    diagnostics.append(Diagnostic(.warning, line: event.line, .interstitialOutsidePlaylist,
-                        "Interstitial '\(event.id)' is at \(seconds(unsnapped)), outside the VOD playlist (0 s to \(seconds(timeline.duration))); it never plays. Check its START-DATE against the playlist's EXT-X-PROGRAM-DATE-TIME."))
+                    diagnostics.append(.warning, line: event.line, .interstitialOutsidePlaylist,
+                        "Interstitial '\(event.id)' is at \(seconds(unsnapped)), outside the VOD playlist (0 s to \(seconds(timeline.duration))); it never plays. Check its START-DATE against the playlist's EXT-X-PROGRAM-DATE-TIME.")
                     scheduled.position = unsnapped
                     scheduled.isOutside = true
                 } else if isLive && unsnapped > timeline.duration + tolerance {
                     // Past the window the segment boundaries are not known yet: X-SNAP OUT applies when a
                     // reload brings them, and snapping now would pull the break back to the window's end.
                     scheduled.position = unsnapped
-                    diagnostics.append(Diagnostic(.info, line: event.line, .interstitialAfterLiveWindow,
-                        "Interstitial '\(event.id)' at \(seconds(unsnapped)) starts after the end of the current live window (\(seconds(timeline.duration))); it is kept and plays when a reload of the playlist reaches it."))
+                    diagnostics.append(.info, line: event.line, .interstitialAfterLiveWindow,
+                        "Interstitial '\(event.id)' at \(seconds(unsnapped)) starts after the end of the current live window (\(seconds(timeline.duration))); it is kept and plays when a reload of the playlist reaches it.")
                 } else {
                     scheduled.position = event.snap.contains(.out) ? timeline.nearestBoundary(to: unsnapped) : unsnapped
                 }
             } else {
                 placement = .mid
-                diagnostics.append(Diagnostic(.error, line: event.line, .interstitialNotPositioned,
-                    "Interstitial '\(event.id)' cannot be placed because the playlist has no EXT-X-PROGRAM-DATE-TIME to map its START-DATE to a position; add one to the first segment."))
+                diagnostics.append(.error, line: event.line, .interstitialNotPositioned,
+                    "Interstitial '\(event.id)' cannot be placed because the playlist has no EXT-X-PROGRAM-DATE-TIME to map its START-DATE to a position; add one to the first segment.")
             }
             candidates.append(BreakGroup.Candidate(
                 eventID: event.id, placement: placement, position: scheduled.position, isOutside: scheduled.isOutside,
@@ -241,7 +241,7 @@ extension InterstitialSchedule {
                 breaks[member].resumeAt = group.resumeAt
             }
         }
-        diagnostics += skippedTimeDiagnostics(arrangement, breaks: breaks)
+        skippedTimeDiagnostics(arrangement, breaks: breaks, into: &diagnostics)
         let plan = PlayoutPlan(breaks: breaks, groups: arrangement.groups, timeline: timeline, isLive: isLive, rule: rule)
 
         let playout = plan.layout(from: startPosition, replaysCrossedBreaks: true)
@@ -252,11 +252,11 @@ extension InterstitialSchedule {
             breaks[index].plays = playout.firstStarts[index] != nil
                 || (isLive && breaks[index].waitsForLiveReloads(windowEnd: timeline.duration))
         }
-        diagnostics += playout.replayDiagnostics(breaks: breaks)
+        playout.replayDiagnostics(breaks: breaks, into: &diagnostics)
 
         return InterstitialSchedule(
             breaks: breaks, groups: arrangement.groups, entries: playout.entries, integratedEntries: integrated.entries,
-            diagnostics: diagnostics, playoutDuration: playout.entries.last?.playoutEnd ?? 0,
+            diagnostics: diagnostics.diagnostics, playoutDuration: playout.entries.last?.playoutEnd ?? 0,
             integratedDuration: integrated.entries.last?.playoutEnd ?? 0, startPosition: startPosition)
     }
 
@@ -281,17 +281,18 @@ extension InterstitialSchedule {
     static let namedEventsLimit = 3
 
     /// One warning per mid-roll that joined a group because it lies in primary time the group skips.
-    static func skippedTimeDiagnostics(_ arrangement: BreakGroup.Arrangement, breaks: [Break]) -> [Diagnostic] {
-        arrangement.joins.map { join in
+    static func skippedTimeDiagnostics(_ arrangement: BreakGroup.Arrangement, breaks: [Break], into diagnostics: inout DiagnosticLog) {
+        for join in arrangement.joins {
             let event = breaks[join.member].event
-            let members = arrangement.groups[join.group].members.prefix(join.membersBefore)
-            var skippers = members.prefix(namedEventsLimit).map { "'\(breaks[$0].event.id)'" }.joined(separator: ", ")
-            if members.count > namedEventsLimit {
-                skippers += " and \(members.count - namedEventsLimit) more"
-            }
-            let verb = members.count == 1 ? "skips" : "skip"
-            return Diagnostic(.warning, line: event.line, .interstitialInSkippedTime,
-                "Interstitial '\(event.id)' at \(seconds(breaks[join.member].position ?? 0)) lies in primary time that \(skippers) \(verb) (\(seconds(join.groupPosition)) to \(seconds(join.skippedTo))); like AVFoundation, airlab plays it right after them as if they coincided and adds its resume offset to theirs. Move it out of that range if that is not what you mean.")
+            diagnostics.append(.warning, line: event.line, .interstitialInSkippedTime, {
+                let members = arrangement.groups[join.group].members.prefix(join.membersBefore)
+                var skippers = members.prefix(namedEventsLimit).map { "'\(breaks[$0].event.id)'" }.joined(separator: ", ")
+                if members.count > namedEventsLimit {
+                    skippers += " and \(members.count - namedEventsLimit) more"
+                }
+                let verb = members.count == 1 ? "skips" : "skip"
+                return "Interstitial '\(event.id)' at \(seconds(breaks[join.member].position ?? 0)) lies in primary time that \(skippers) \(verb) (\(seconds(join.groupPosition)) to \(seconds(join.skippedTo))); like AVFoundation, airlab plays it right after them as if they coincided and adds its resume offset to theirs. Move it out of that range if that is not what you mean."
+            }())
         }
     }
 
@@ -316,7 +317,7 @@ extension InterstitialSchedule.Break {
     /// asset list plays nothing and resumes by X-RESUME-OFFSET or 0, never by a declared duration (D.5).
     init(
         event: InterstitialEvent, known given: KnownDuration?, timeline: PrimaryTimeline, isLive: Bool,
-        diagnostics: inout [Diagnostic]
+        diagnostics: inout DiagnosticLog
     ) {
         var duration: Double
         var source: DurationSource
@@ -332,8 +333,8 @@ extension InterstitialSchedule.Break {
                 known.source == .assetList || known.source == .assetPlaylist,
                 abs(declared - duration) > Self.durationMismatchTolerance
             {
-                diagnostics.append(Diagnostic(.warning, line: event.line, .interstitialDurationMismatch,
-                    "Interstitial '\(event.id)' declares a duration of \(InterstitialSchedule.seconds(declared)) but its assets last \(InterstitialSchedule.seconds(duration)); the schedule uses the assets. Make DURATION match the assets so receivers that have not fetched them plan the same break."))
+                diagnostics.append(.warning, line: event.line, .interstitialDurationMismatch,
+                    "Interstitial '\(event.id)' declares a duration of \(InterstitialSchedule.seconds(declared)) but its assets last \(InterstitialSchedule.seconds(duration)); the schedule uses the assets. Make DURATION match the assets so receivers that have not fetched them plan the same break.")
             }
         } else if let declared = event.duration {
             duration = declared
@@ -344,8 +345,8 @@ extension InterstitialSchedule.Break {
         } else {
             duration = 0
             source = .unknown
-            diagnostics.append(Diagnostic(.info, line: event.line, .interstitialUnknownDuration,
-                "Interstitial '\(event.id)' has no DURATION, END-DATE or PLANNED-DURATION and its assets are not known yet, so the schedule assumes 0 s; add DURATION so receivers can plan the break."))
+            diagnostics.append(.info, line: event.line, .interstitialUnknownDuration,
+                "Interstitial '\(event.id)' has no DURATION, END-DATE or PLANNED-DURATION and its assets are not known yet, so the schedule assumes 0 s; add DURATION so receivers can plan the break.")
         }
         if let limit = event.playoutLimit {
             duration = min(duration, limit)
@@ -360,8 +361,8 @@ extension InterstitialSchedule.Break {
         }
         if event.cue.contains(.pre), !isLive, event.resumeOffset == nil, resumeOffset > 0 || source == .unknown {
             let skipped = source == .unknown ? "as much primary as it lasts" : "the first \(InterstitialSchedule.seconds(resumeOffset)) of primary"
-            diagnostics.append(Diagnostic(.warning, line: event.line, .interstitialPreSkipsPrimary,
-                "Interstitial '\(event.id)' is a VOD PRE without X-RESUME-OFFSET, so primary resumes at the interstitial's duration, as the spec says: airlab and every player that follows the spec skip \(skipped); did you mean X-RESUME-OFFSET=0?"))
+            diagnostics.append(.warning, line: event.line, .interstitialPreSkipsPrimary,
+                "Interstitial '\(event.id)' is a VOD PRE without X-RESUME-OFFSET, so primary resumes at the interstitial's duration, as the spec says: airlab and every player that follows the spec skip \(skipped); did you mean X-RESUME-OFFSET=0?")
         }
 
         let unsnapped: Double? = switch event.anchor {

@@ -73,11 +73,10 @@ public enum ProgramDate {
         read(text.utf8)
     }
 
-    /// The warning for a date written without a time zone: which attribute of what, and that it is read as UTC.
-    static func noTimeZoneWarning(_ attribute: String, _ value: String, of owner: String? = nil, line: Int) -> Diagnostic {
+    /// The message of a `date.no-time-zone` warning: which attribute of what, and that it is read as UTC.
+    static func noTimeZoneMessage(_ attribute: String, _ value: String, of owner: String? = nil) -> String {
         let whose = owner.map { " of \($0)" } ?? ""
-        return Diagnostic(.warning, line: line, .dateWithoutTimeZone,
-            "\(attribute) \(value)\(whose) has no time zone; airlab reads it as UTC, but a receiver may read it as its local time. Add Z or an offset such as +01:00.")
+        return "\(attribute) \(value)\(whose) has no time zone; airlab reads it as UTC, but a receiver may read it as its local time. Add Z or an offset such as +01:00."
     }
 
     /// Formats a date the way playlists write it: UTC with milliseconds.

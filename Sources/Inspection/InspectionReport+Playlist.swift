@@ -19,8 +19,9 @@ extension InspectionReport {
         case nil:
             break
         }
-        // Stable, so problems on one line keep the order they were found in.
-        diagnostics = diagnostics.enumerated()
+        // Each part capped its own; together they are capped once more, so one code has one summary
+        // (line-less, so it sorts last). Stable, so problems on one line keep the order they were found in.
+        diagnostics = DiagnosticLog(diagnostics).diagnostics.enumerated()
             .sorted { ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset) }
             .map(\.element)
     }
