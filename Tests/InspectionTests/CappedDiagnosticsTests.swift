@@ -19,7 +19,7 @@ struct CappedDiagnosticsTests {
         let text = Self.report(segments: 100_000).renderedText()
         #expect(text.contains("diagnostics (100001 warnings)"))
         #expect(text.components(separatedBy: "segment.exceeds-target-duration  Segment '").count - 1 == 5)
-        #expect(text.contains("… and 99995 more like this (segment.exceeds-target-duration)"))
+        #expect(text.contains("… and 99995 more like this (segment.exceeds-target-duration), the first of them on line 14"))
         // The one zoneless program date is listed on its own.
         #expect(text.contains("date.no-time-zone"))
     }
@@ -32,7 +32,9 @@ struct CappedDiagnosticsTests {
         let exceeding = diagnostics.filter { $0["code"] as? String == "segment.exceeds-target-duration" }
         #expect(exceeding.count == 6)
         #expect(exceeding.compactMap { $0["suppressed"] as? Int } == [99_995])
-        #expect(exceeding.last?["line"] == nil)
+        // Its line is the first it counts; it is listed after every diagnostic given in full.
+        #expect(exceeding.last?["line"] as? Int == 14)
+        #expect(diagnostics.last?["suppressed"] as? Int == 99_995)
         #expect(diagnostics.count == 7)
     }
 }
