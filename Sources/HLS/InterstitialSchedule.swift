@@ -361,8 +361,10 @@ extension InterstitialSchedule.Break {
         }
         if event.cue.contains(.pre), !isLive, event.resumeOffset == nil, resumeOffset > 0 || source == .unknown {
             let skipped = source == .unknown ? "as much primary as it lasts" : "the first \(InterstitialSchedule.seconds(resumeOffset)) of primary"
+            // A client event (no line) spells the offset as AVPlayerInterstitialEvent does.
+            let offset = event.line == nil ? "resumptionOffset" : "X-RESUME-OFFSET"
             diagnostics.append(.warning, line: event.line, .interstitialPreSkipsPrimary,
-                "Interstitial '\(event.id)' is a VOD PRE without X-RESUME-OFFSET, so primary resumes at the interstitial's duration, as the spec says: airlab and every player that follows the spec skip \(skipped); did you mean X-RESUME-OFFSET=0?")
+                "Interstitial '\(event.id)' is a VOD PRE without \(offset), so primary resumes at the interstitial's duration, as the spec says: airlab and every player that follows the spec skip \(skipped); did you mean \(offset)=0?")
         }
 
         let unsnapped: Double? = switch event.anchor {

@@ -55,7 +55,10 @@ struct ScheduleGroupsTests {
 
     @Test("A VOD PRE without X-RESUME-OFFSET resumes primary its duration after where playback starts, as the spec says, and warns")
     func vodPreWithoutOffsetResumesAfterItsDuration() throws {
-        let pre = Fixture.event("pre", at: 0, duration: 5) { $0.cue = .pre }
+        let pre = Fixture.event("pre", at: 0, duration: 5) {
+            $0.cue = .pre
+            $0.line = 4
+        }
         let schedule = InterstitialSchedule.build(events: [pre], timeline: Fixture.timeline(), startPosition: 6)
         #expect(schedule.scheduled("pre")?.resumeOffset == 5)
         #expect(schedule.groups.first?.resumeAt == 11)
@@ -65,6 +68,15 @@ struct ScheduleGroupsTests {
         #expect(warning.severity == .warning)
         #expect(warning.message.contains("'pre'") && warning.message.contains("skip the first 5 s of primary"))
         #expect(warning.message.hasSuffix("did you mean X-RESUME-OFFSET=0?"))
+        #expect(warning.line == 4)
+    }
+
+    @Test("A sender's PRE without resumptionOffset gets the same warning in AVFoundation's spelling")
+    func clientPreWithoutOffsetWarnsInItsSpelling() throws {
+        let pre = Fixture.event("pre", at: 0, duration: 5) { $0.cue = .pre }
+        let schedule = InterstitialSchedule.build(events: [pre], timeline: Fixture.timeline())
+        let warning = try #require(schedule.diagnostics.first { $0.code == .interstitialPreSkipsPrimary })
+        #expect(warning.message.hasSuffix("did you mean resumptionOffset=0?"))
     }
 
     @Test("A VOD PRE with X-RESUME-OFFSET=0 resumes where playback starts, without a warning")
