@@ -164,8 +164,10 @@ public struct ClientEvents: Sendable {
         if let time = try number("time", minimum: 0) {
             override.anchor = .time(time)
         } else if let text = try string("date") {
-            guard let date = ProgramDate.parse(text) else { throw fail("date", "\"\(text)\" is not an ISO 8601 date with a time zone") }
-            override.anchor = .date(date)
+            // No diagnostics travel back with client events, so a date without a zone cannot be read as
+            // UTC with a warning as a playlist's is: the sender is asked for the zone instead.
+            guard let reading = ProgramDate.read(text), reading.hasTimeZone else { throw fail("date", "\"\(text)\" is not an ISO 8601 date with a time zone") }
+            override.anchor = .date(reading.date)
         }
         if let assets = members["assets"] {
             guard case .array(let items) = assets, !items.isEmpty else { throw fail("assets", "expected a non-empty array of {\"uri\", \"duration\"}") }

@@ -37,8 +37,12 @@ public struct GroupAdPlan: Sendable, Hashable, Codable {
 
     /// The mid-roll groups of an HLS interstitial plan (PRE and POST play outside the shared timeline),
     /// with the durations the plan resolved from the assets.
+    ///
+    /// A live break dated far before the window or far past it (any date the spec allows has a
+    /// position, up to ±3·10^11 s) is one no shared timeline reaches: it is left out, so that the
+    /// plan stays inside the `NumericRange.timeline` every group input is checked against.
     public init(interstitials plan: PlaybackPlan) {
-        self.init(breaks: plan.midGroups.map { group in
+        self.init(breaks: plan.midGroups.filter { NumericRange.timeline.contains($0.position) }.map { group in
             Break(
                 id: group.id, position: group.position, adSeconds: group.members.reduce(0) { $0 + $1.playedDuration },
                 resumeOffset: max(0, (group.resumeAt ?? group.position) - group.position))

@@ -246,10 +246,18 @@ public struct SessionRecorder: Sendable {
         report.pictureInPicture = intervals
     }
 
-    /// Adds diagnostics found after the start (a live reload's), each once.
+    /// Adds diagnostics found after the start (a live reload's), each once. A reload's summary of a
+    /// capped code (`Diagnostic.suppressed`) replaces the one before it rather than piling up a
+    /// summary per reload.
     public mutating func add(_ diagnostics: [Diagnostic]) {
         for diagnostic in diagnostics where !report.diagnostics.contains(diagnostic) {
-            report.diagnostics.append(diagnostic)
+            if diagnostic.suppressed != nil,
+                let earlier = report.diagnostics.firstIndex(where: { $0.suppressed != nil && $0.code == diagnostic.code })
+            {
+                report.diagnostics[earlier] = diagnostic
+            } else {
+                report.diagnostics.append(diagnostic)
+            }
         }
     }
 

@@ -41,45 +41,43 @@ public struct DateRange: Hashable, Sendable {
 
     /// Adds the attributes of a later tag with the same ID.
     ///
-    /// - Returns: diagnostics for attributes whose value the later tag changed; the first value is kept.
-    mutating func merge(_ later: AttributeList, line laterLine: Int) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
+    /// Reports into `diagnostics` every attribute whose value the later tag changed; the first value is kept.
+    mutating func merge(_ later: AttributeList, line laterLine: Int, into diagnostics: inout DiagnosticLog) {
         for entry in later.entries {
             if let existing = attributes[entry.name] {
                 if !existing.isEquivalent(to: entry.value) {
-                    diagnostics.append(Diagnostic(
+                    diagnostics.append(
                         .error, line: laterLine, .dateRangeChangedAttribute,
                         "Date range '\(id)' changes \(entry.name) from \(existing) to \(entry.value); a date range may "
-                            + "gain attributes but never change one, so the first value (line \(line)) is kept."))
+                            + "gain attributes but never change one, so the first value (line \(line)) is kept.")
                 }
             } else {
                 attributes.append(entry.name, entry.value)
             }
         }
-        return diagnostics
     }
 
     /// Checks one tag's attributes against the rules of RFC 8216bis §4.4.5.1 that do not need other tags.
-    static func validate(_ attributes: AttributeList, id: String, line: Int) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
-        let start = attributes[.startDate]?.quotedString.flatMap(ProgramDate.parse)
-        if let value = attributes[.startDate], start == nil {
-            diagnostics.append(Diagnostic(
-                .error, line: line, .attributeInvalidValue,
-                "START-DATE \(value) of date range '\(id)' is not an ISO 8601 date with a time zone."))
-        }
-        if let value = attributes[.endDate] {
-            if let end = value.quotedString.flatMap(ProgramDate.parse) {
-                if let start, end < start {
-                    diagnostics.append(Diagnostic(
-                        .error, line: line, .dateRangeEndBeforeStart,
-                        "Date range '\(id)' ends (END-DATE) before it starts (START-DATE); put END-DATE at or after START-DATE."))
-                }
-            } else {
-                diagnostics.append(Diagnostic(
+    static func validate(_ attributes: AttributeList, id: String, line: Int, into diagnostics: inout DiagnosticLog) {
+        func read(_ attribute: DateRangeAttribute) -> Date? {
+            guard let value = attributes[attribute] else { return nil }
+            guard let reading = value.quotedString.flatMap(ProgramDate.read) else {
+                diagnostics.append(
                     .error, line: line, .attributeInvalidValue,
-                    "END-DATE \(value) of date range '\(id)' is not an ISO 8601 date with a time zone."))
+                    "\(attribute.rawValue) \(value) of date range '\(id)' is not an ISO 8601 date-time such as \"2026-01-01T00:00:00.000Z\".")
+                return nil
             }
+            if !reading.hasTimeZone {
+                diagnostics.append(.warning, line: line, .dateWithoutTimeZone, ProgramDate.noTimeZoneMessage(attribute.rawValue, value.description, of: "date range '\(id)'"))
+            }
+            return reading.date
+        }
+        let start = read(.startDate)
+        let end = read(.endDate)
+        if let start, let end, end < start {
+            diagnostics.append(
+                .error, line: line, .dateRangeEndBeforeStart,
+                "Date range '\(id)' ends (END-DATE) before it starts (START-DATE); put END-DATE at or after START-DATE.")
         }
         for attribute in [DateRangeAttribute.duration, .plannedDuration] {
             guard let value = attributes[attribute] else { continue }
@@ -87,40 +85,39 @@ public struct DateRange: Hashable, Sendable {
             case .value:
                 break
             case .notANumber, .belowSpecMinimum:
-                diagnostics.append(Diagnostic(
+                diagnostics.append(
                     .error, line: line, .attributeInvalidValue,
-                    "\(attribute.rawValue) \(value) of date range '\(id)' must be a non-negative number of seconds."))
+                    "\(attribute.rawValue) \(value) of date range '\(id)' must be a non-negative number of seconds.")
             case .outOfRange:
-                diagnostics.append(Diagnostic(
+                diagnostics.append(
                     .error, line: line, .numberOutOfRange,
-                    NumericRange.duration.refusal(attribute.rawValue, value: value.description, of: "date range '\(id)'")))
+                    NumericRange.duration.refusal(attribute.rawValue, value: value.description, of: "date range '\(id)'"))
             }
         }
-        if let start, let end = attributes[.endDate]?.quotedString.flatMap(ProgramDate.parse) {
+        if let start, let end {
             let span = end.timeIntervalSince(start)
             if span > NumericRange.duration.upperBound {
-                diagnostics.append(Diagnostic(
+                diagnostics.append(
                     .error, line: line, .numberOutOfRange,
                     NumericRange.duration.refusal("END-DATE", value: "(\(span.plainText) s after START-DATE)", of: "date range '\(id)'",
-                        consequence: "the date range's duration is taken as unknown")))
+                        consequence: "the date range's duration is taken as unknown"))
             } else if let duration = attributes[.duration]?.decimal(in: .duration).value, abs(span - duration) > 0.001 {
-                diagnostics.append(Diagnostic(
+                diagnostics.append(
                     .error, line: line, .dateRangeDurationMismatch,
-                    "Date range '\(id)' has DURATION \(duration.plainTextToMilliseconds) but END-DATE is \(span.plainTextToMilliseconds) s after START-DATE; they must agree."))
+                    "Date range '\(id)' has DURATION \(duration.plainTextToMilliseconds) but END-DATE is \(span.plainTextToMilliseconds) s after START-DATE; they must agree.")
             }
         }
         if attributes[.endOnNext]?.enumeratedString == "YES" {
             if attributes[.class] == nil {
-                diagnostics.append(Diagnostic(
+                diagnostics.append(
                     .error, line: line, .dateRangeEndOnNextInvalid,
-                    "Date range '\(id)' has END-ON-NEXT=YES but no CLASS; END-ON-NEXT needs a CLASS."))
+                    "Date range '\(id)' has END-ON-NEXT=YES but no CLASS; END-ON-NEXT needs a CLASS.")
             }
             if attributes[.duration] != nil || attributes[.endDate] != nil {
-                diagnostics.append(Diagnostic(
+                diagnostics.append(
                     .error, line: line, .dateRangeEndOnNextInvalid,
-                    "Date range '\(id)' has END-ON-NEXT=YES together with DURATION or END-DATE; use one or the other."))
+                    "Date range '\(id)' has END-ON-NEXT=YES together with DURATION or END-DATE; use one or the other.")
             }
         }
-        return diagnostics
     }
 }

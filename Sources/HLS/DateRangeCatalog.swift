@@ -15,7 +15,7 @@ public struct DateRangeCatalog: Sendable {
 
     /// Merges the date ranges of a (re)loaded playlist. Returns what the reload did wrong.
     public mutating func merge(_ playlist: MediaPlaylist) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
+        var diagnostics = DiagnosticLog()
         // One pass however many are removed: a delta update may list thousands.
         let removed = Set(playlist.skip?.recentlyRemovedDateRanges ?? [])
         if !removed.isEmpty, removed.contains(where: { index[$0] != nil }) {
@@ -30,12 +30,12 @@ public struct DateRangeCatalog: Sendable {
             }
             let known = dateRanges[position]
             for name in known.attributes.names where reloaded.attributes[name] == nil {
-                diagnostics.append(Diagnostic(.warning, line: reloaded.line, .dateRangeDroppedAttribute,
-                    "The reload drops \(name) from date range '\(reloaded.id)'; a date range may not lose attributes, so the earlier value \(known.attributes[name]!) is kept."))
+                diagnostics.append(.warning, line: reloaded.line, .dateRangeDroppedAttribute,
+                    "The reload drops \(name) from date range '\(reloaded.id)'; a date range may not lose attributes, so the earlier value \(known.attributes[name]!) is kept.")
             }
-            diagnostics += dateRanges[position].merge(reloaded.attributes, line: reloaded.line)
+            dateRanges[position].merge(reloaded.attributes, line: reloaded.line, into: &diagnostics)
         }
-        return diagnostics
+        return diagnostics.diagnostics
     }
 }
 
@@ -50,12 +50,10 @@ extension InterstitialEvent {
     /// Reads the interstitial events among `dateRanges`, in their order.
     public static func read(_ dateRanges: [DateRange]) -> (events: [InterstitialEvent], diagnostics: [Diagnostic]) {
         var events: [InterstitialEvent] = []
-        var diagnostics: [Diagnostic] = []
+        var diagnostics = DiagnosticLog()
         for dateRange in dateRanges where dateRange.isInterstitial {
-            let reading = read(dateRange)
-            diagnostics += reading.diagnostics
-            if let event = reading.event { events.append(event) }
+            if let event = read(dateRange, into: &diagnostics) { events.append(event) }
         }
-        return (events, diagnostics)
+        return (events, diagnostics.diagnostics)
     }
 }

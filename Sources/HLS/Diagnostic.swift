@@ -30,6 +30,9 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     public var code: DiagnosticCode
     /// A sentence a person can act on.
     public var message: String
+    /// Set on the summary `DiagnosticLog` writes for a capped code: how many more diagnostics of this
+    /// code were found and not listed one by one. Absent on every other diagnostic.
+    public var suppressed: Int?
 
     public init(_ severity: Severity, line: Int?, _ code: DiagnosticCode, _ message: String) {
         self.severity = severity

@@ -39,6 +39,8 @@ extension DiagnosticCode {
     public static let attributeMissingQuotes = DiagnosticCode("attribute.missing-quotes")
     /// A number beyond the range airlab accepts for it (`NumericRange`): too large, or not finite.
     public static let numberOutOfRange = DiagnosticCode("number.out-of-range")
+    /// A date (EXT-X-PROGRAM-DATE-TIME, START-DATE, END-DATE) written without a time zone, read as UTC.
+    public static let dateWithoutTimeZone = DiagnosticCode("date.no-time-zone")
 
     // MARK: - Media playlists
 
@@ -80,6 +82,10 @@ extension DiagnosticCode {
     public static let interstitialPlaysAgain = DiagnosticCode("interstitial.plays-again")
     public static let interstitialDurationMismatch = DiagnosticCode("interstitial.duration-mismatch")
     public static let interstitialAfterLiveWindow = DiagnosticCode("interstitial.after-live-window")
+    /// A VOD PRE without X-RESUME-OFFSET: primary resumes at its duration, skipping that much of the start.
+    public static let interstitialPreSkipsPrimary = DiagnosticCode("interstitial.pre-skips-primary")
+    /// A VOD mid-roll dated just outside the playlist that X-SNAP OUT moves to its first or last boundary.
+    public static let interstitialSnappedIntoPlaylist = DiagnosticCode("interstitial.snapped-into-playlist")
 
     // MARK: - Asset lists
 

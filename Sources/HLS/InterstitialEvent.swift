@@ -137,17 +137,27 @@ extension InterstitialEvent {
     /// asset, both assets, PRE with POST, no start date): a receiver ignores it. Unknown values of
     /// enumerated attributes are ignored with a warning, per the spec's forward-compatibility rules.
     public static func read(_ dateRange: DateRange) -> (event: InterstitialEvent?, diagnostics: [Diagnostic]) {
+        var diagnostics = DiagnosticLog()
+        let event = read(dateRange, into: &diagnostics)
+        return (event, diagnostics.diagnostics)
+    }
+
+    /// Reads an interstitial as `read(_:)` does, its diagnostics into a log that caps each kind.
+    static func read(_ dateRange: DateRange, into diagnostics: inout DiagnosticLog) -> InterstitialEvent? {
         let attributes = dateRange.attributes
         let id = dateRange.id
         let line = dateRange.line
-        var diagnostics: [Diagnostic] = []
-        func report(_ severity: Diagnostic.Severity, _ code: DiagnosticCode, _ message: String) {
-            diagnostics.append(Diagnostic(severity, line: line, code, message))
+        func report(_ severity: Diagnostic.Severity, _ code: DiagnosticCode, _ message: @autoclosure () -> String) {
+            diagnostics.append(severity, line: line, code, message())
+        }
+        // The shape the attribute readers below take; their messages are rare, one per odd value.
+        func reportText(_ severity: Diagnostic.Severity, _ code: DiagnosticCode, _ message: String) {
+            report(severity, code, message)
         }
 
         guard let startDate = dateRange.startDate else {
             report(.error, .dateRangeMissingStartDate, "Interstitial '\(id)' has no valid START-DATE, so it cannot be placed; it is ignored.")
-            return (nil, diagnostics)
+            return nil
         }
 
         let assetURI = attributes[.assetURI]?.quotedString
@@ -164,22 +174,22 @@ extension InterstitialEvent {
             asset = .list(list)
         case (.some, .some):
             report(.error, .interstitialBothAssets, "Interstitial '\(id)' has both X-ASSET-URI and X-ASSET-LIST; keep exactly one. It is ignored.")
-            return (nil, diagnostics)
+            return nil
         case (nil, nil):
             report(.error, .interstitialMissingAsset, "Interstitial '\(id)' has neither X-ASSET-URI nor X-ASSET-LIST (as a quoted string); add one. It is ignored.")
-            return (nil, diagnostics)
+            return nil
         }
 
         var event = InterstitialEvent(id: id, anchor: .date(startDate), asset: asset)
         event.line = line
 
-        event.cue = readList(attributes, .cue, known: ["PRE": .pre, "POST": .post, "ONCE": .once], id: id, report: report)
+        event.cue = readList(attributes, .cue, known: ["PRE": .pre, "POST": .post, "ONCE": .once], id: id, report: reportText)
         if event.cue.contains([.pre, .post]) {
             report(.error, .interstitialPreAndPost, "Interstitial '\(id)' has CUE with both PRE and POST, which the spec forbids; it is ignored.")
-            return (nil, diagnostics)
+            return nil
         }
-        event.snap = readList(attributes, .snap, known: ["OUT": .out, "IN": .in], id: id, report: report)
-        event.restrictions = readList(attributes, .restrict, known: ["SKIP": .skip, "JUMP": .jump], id: id, report: report)
+        event.snap = readList(attributes, .snap, known: ["OUT": .out, "IN": .in], id: id, report: reportText)
+        event.restrictions = readList(attributes, .restrict, known: ["SKIP": .skip, "JUMP": .jump], id: id, report: reportText)
 
         if let value = attributes[.resumeOffset] {
             switch value.decimal(in: .offset) {
@@ -198,20 +208,20 @@ extension InterstitialEvent {
             }
         }
         if let value = attributes[.contentMayVary],
-            let mayVary = readQuotedEnumeration(value, .contentMayVary, known: ["YES": true, "NO": false], default: "YES", id: id, report: report)
+            let mayVary = readQuotedEnumeration(value, .contentMayVary, known: ["YES": true, "NO": false], default: "YES", id: id, report: reportText)
         {
             event.contentMayVary = mayVary
         }
         if let value = attributes[.timelineOccupies],
             let occupancy = readQuotedEnumeration(
-                value, .timelineOccupies, known: ["POINT": TimelineOccupancy.point, "RANGE": .range], default: "POINT", id: id, report: report)
+                value, .timelineOccupies, known: ["POINT": TimelineOccupancy.point, "RANGE": .range], default: "POINT", id: id, report: reportText)
         {
             event.timelineOccupies = occupancy
         }
         if let value = attributes[.timelineStyle],
             let style = readQuotedEnumeration(
                 value, .timelineStyle, known: ["HIGHLIGHT": TimelineStyle.highlight, "PRIMARY": .primary], default: "HIGHLIGHT", id: id,
-                report: report)
+                report: reportText)
         {
             event.timelineStyle = style
         }
@@ -238,7 +248,7 @@ extension InterstitialEvent {
         event.duration = dateRange.duration ?? dateRange.durationFromEndDate
         event.plannedDuration = dateRange.plannedDuration
         event.clientAttributes = dateRange.clientAttributes
-        return (event, diagnostics)
+        return event
     }
 
     /// Reads a quoted-string attribute whose content is one of a few enumerated values.

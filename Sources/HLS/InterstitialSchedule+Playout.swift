@@ -110,10 +110,10 @@ struct PlayoutLayout: Sendable {
     }
 
     /// Notes for breaks that this walk played more than once because a negative resume offset replayed them.
-    func replayDiagnostics(breaks: [InterstitialSchedule.Break]) -> [Diagnostic] {
-        breaks.indices.filter { playCounts[$0] > 1 }.map { index in
+    func replayDiagnostics(breaks: [InterstitialSchedule.Break], into diagnostics: inout DiagnosticLog) {
+        for index in breaks.indices where playCounts[index] > 1 {
             let event = breaks[index].event
-            return Diagnostic(.info, line: event.line, .interstitialPlaysAgain,
+            diagnostics.append(.info, line: event.line, .interstitialPlaysAgain,
                 "Interstitial '\(event.id)' plays \(playCounts[index]) times in this playout because a later break's resumption point replays the primary time it sits in; add CUE=\"ONCE\" if it should play only once.")
         }
     }

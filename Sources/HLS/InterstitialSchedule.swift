@@ -167,8 +167,11 @@ extension InterstitialSchedule {
     /// - A viewer who starts inside primary time that a break replaces sees that break first (D.5).
     /// - PRE plays at the start position. Primary then resumes at the start position plus the PRE
     ///   events' X-RESUME-OFFSETs (§4.4.5.1: measured from where the PRE event is scheduled); without
-    ///   one a VOD resumes at the start position and a live join at the live edge: the start position
-    ///   plus the interstitial time that elapsed.
+    ///   one, the offset is the interstitial's duration, as for any event: a live join reaches the live
+    ///   edge, and a VOD skips that much primary, which is reported (`interstitial.pre-skips-primary`)
+    ///   because authors who mean "before the programme" forget X-RESUME-OFFSET=0.
+    /// - A VOD mid-roll with X-SNAP OUT dated within a segment's length outside the playlist snaps to
+    ///   its first or last boundary (`interstitial.snapped-into-playlist`); one further out never plays.
     /// - In a live playlist POST and breaks past the window's end play after later reloads: they are
     ///   in `breaks` and `groups` with `plays` true, but not in `entries`; the ones past the window's
     ///   end are reported (`interstitial.after-live-window`).
@@ -182,7 +185,7 @@ extension InterstitialSchedule {
         events: [InterstitialEvent], timeline: PrimaryTimeline, isLive: Bool = false,
         knownDurations: [String: KnownDuration] = [:], startPosition: Double = 0
     ) -> InterstitialSchedule {
-        var diagnostics: [Diagnostic] = []
+        var diagnostics = DiagnosticLog()
         var inTagOrder: [Break] = []
         inTagOrder.reserveCapacity(events.count)
         var candidates: [BreakGroup.Candidate] = []
@@ -201,24 +204,28 @@ extension InterstitialSchedule {
                 scheduled.position = timeline.duration
             } else if let unsnapped = scheduled.unsnappedPosition {
                 placement = .mid
-                if !isLive && (unsnapped < -tolerance || unsnapped > timeline.duration + tolerance) {
-                    diagnostics.append(Diagnostic(.warning, line: event.line, .interstitialOutsidePlaylist,
-                        "Interstitial '\(event.id)' is at \(seconds(unsnapped)), outside the VOD playlist (0 s to \(seconds(timeline.duration))); it never plays. Check its START-DATE against the playlist's EXT-X-PROGRAM-DATE-TIME."))
+                if !isLive, let snapped = snappedIntoVOD(event, at: unsnapped, timeline: timeline) {
+                    scheduled.position = snapped
+                    diagnostics.append(.info, line: event.line, .interstitialSnappedIntoPlaylist,
+                        "Interstitial '\(event.id)' is at \(seconds(unsnapped)), \(unsnapped < 0 ? "before the start" : "past the end") of the VOD playlist (0 s to \(seconds(timeline.duration))); X-SNAP OUT moves it to the nearest segment boundary, \(seconds(snapped)), where it plays\(unsnapped < 0 ? " before the first segment" : " when primary ends, before any POST").")
+                } else if !isLive && (unsnapped < -tolerance || unsnapped > timeline.duration + tolerance) {
+                    diagnostics.append(.warning, line: event.line, .interstitialOutsidePlaylist,
+                        "Interstitial '\(event.id)' is at \(seconds(unsnapped)), outside the VOD playlist (0 s to \(seconds(timeline.duration))); it never plays. Check its START-DATE against the playlist's EXT-X-PROGRAM-DATE-TIME.")
                     scheduled.position = unsnapped
                     scheduled.isOutside = true
                 } else if isLive && unsnapped > timeline.duration + tolerance {
                     // Past the window the segment boundaries are not known yet: X-SNAP OUT applies when a
                     // reload brings them, and snapping now would pull the break back to the window's end.
                     scheduled.position = unsnapped
-                    diagnostics.append(Diagnostic(.info, line: event.line, .interstitialAfterLiveWindow,
-                        "Interstitial '\(event.id)' at \(seconds(unsnapped)) starts after the end of the current live window (\(seconds(timeline.duration))); it is kept and plays when a reload of the playlist reaches it."))
+                    diagnostics.append(.info, line: event.line, .interstitialAfterLiveWindow,
+                        "Interstitial '\(event.id)' at \(seconds(unsnapped)) starts after the end of the current live window (\(seconds(timeline.duration))); it is kept and plays when a reload of the playlist reaches it.")
                 } else {
                     scheduled.position = event.snap.contains(.out) ? timeline.nearestBoundary(to: unsnapped) : unsnapped
                 }
             } else {
                 placement = .mid
-                diagnostics.append(Diagnostic(.error, line: event.line, .interstitialNotPositioned,
-                    "Interstitial '\(event.id)' cannot be placed because the playlist has no EXT-X-PROGRAM-DATE-TIME to map its START-DATE to a position; add one to the first segment."))
+                diagnostics.append(.error, line: event.line, .interstitialNotPositioned,
+                    "Interstitial '\(event.id)' cannot be placed because the playlist has no EXT-X-PROGRAM-DATE-TIME to map its START-DATE to a position; add one to the first segment.")
             }
             candidates.append(BreakGroup.Candidate(
                 eventID: event.id, placement: placement, position: scheduled.position, isOutside: scheduled.isOutside,
@@ -234,7 +241,7 @@ extension InterstitialSchedule {
                 breaks[member].resumeAt = group.resumeAt
             }
         }
-        diagnostics += skippedTimeDiagnostics(arrangement, breaks: breaks)
+        skippedTimeDiagnostics(arrangement, breaks: breaks, into: &diagnostics)
         let plan = PlayoutPlan(breaks: breaks, groups: arrangement.groups, timeline: timeline, isLive: isLive, rule: rule)
 
         let playout = plan.layout(from: startPosition, replaysCrossedBreaks: true)
@@ -245,12 +252,28 @@ extension InterstitialSchedule {
             breaks[index].plays = playout.firstStarts[index] != nil
                 || (isLive && breaks[index].waitsForLiveReloads(windowEnd: timeline.duration))
         }
-        diagnostics += playout.replayDiagnostics(breaks: breaks)
+        playout.replayDiagnostics(breaks: breaks, into: &diagnostics)
 
         return InterstitialSchedule(
             breaks: breaks, groups: arrangement.groups, entries: playout.entries, integratedEntries: integrated.entries,
-            diagnostics: diagnostics, playoutDuration: playout.entries.last?.playoutEnd ?? 0,
+            diagnostics: diagnostics.diagnostics, playoutDuration: playout.entries.last?.playoutEnd ?? 0,
             integratedDuration: integrated.entries.last?.playoutEnd ?? 0, startPosition: startPosition)
+    }
+
+    /// Where X-SNAP OUT moves a VOD mid-roll dated just outside the playlist: the first or last segment
+    /// boundary, which is the boundary closest to its date (§4.4.5.1). "Just" is within the length of
+    /// the segment next to it; a date further out belongs to other content and stays outside. Nil when
+    /// the event is inside the playlist, does not snap out, or is further out.
+    static func snappedIntoVOD(_ event: InterstitialEvent, at unsnapped: Double, timeline: PrimaryTimeline) -> Double? {
+        let boundaries = timeline.boundaries
+        guard event.snap.contains(.out), boundaries.count > 1, let first = boundaries.first, let last = boundaries.last else { return nil }
+        if unsnapped > last + tolerance {
+            return unsnapped - last <= last - boundaries[boundaries.count - 2] + tolerance ? last : nil
+        }
+        if unsnapped < first - tolerance {
+            return first - unsnapped <= boundaries[1] - first + tolerance ? first : nil
+        }
+        return nil
     }
 
     /// How many of a group's events a message names before it says how many more there are: a
@@ -258,17 +281,18 @@ extension InterstitialSchedule {
     static let namedEventsLimit = 3
 
     /// One warning per mid-roll that joined a group because it lies in primary time the group skips.
-    static func skippedTimeDiagnostics(_ arrangement: BreakGroup.Arrangement, breaks: [Break]) -> [Diagnostic] {
-        arrangement.joins.map { join in
+    static func skippedTimeDiagnostics(_ arrangement: BreakGroup.Arrangement, breaks: [Break], into diagnostics: inout DiagnosticLog) {
+        for join in arrangement.joins {
             let event = breaks[join.member].event
-            let members = arrangement.groups[join.group].members.prefix(join.membersBefore)
-            var skippers = members.prefix(namedEventsLimit).map { "'\(breaks[$0].event.id)'" }.joined(separator: ", ")
-            if members.count > namedEventsLimit {
-                skippers += " and \(members.count - namedEventsLimit) more"
-            }
-            let verb = members.count == 1 ? "skips" : "skip"
-            return Diagnostic(.warning, line: event.line, .interstitialInSkippedTime,
-                "Interstitial '\(event.id)' at \(seconds(breaks[join.member].position ?? 0)) lies in primary time that \(skippers) \(verb) (\(seconds(join.groupPosition)) to \(seconds(join.skippedTo))); like AVFoundation, airlab plays it right after them as if they coincided and adds its resume offset to theirs. Move it out of that range if that is not what you mean.")
+            diagnostics.append(.warning, line: event.line, .interstitialInSkippedTime, {
+                let members = arrangement.groups[join.group].members.prefix(join.membersBefore)
+                var skippers = members.prefix(namedEventsLimit).map { "'\(breaks[$0].event.id)'" }.joined(separator: ", ")
+                if members.count > namedEventsLimit {
+                    skippers += " and \(members.count - namedEventsLimit) more"
+                }
+                let verb = members.count == 1 ? "skips" : "skip"
+                return "Interstitial '\(event.id)' at \(seconds(breaks[join.member].position ?? 0)) lies in primary time that \(skippers) \(verb) (\(seconds(join.groupPosition)) to \(seconds(join.skippedTo))); like AVFoundation, airlab plays it right after them as if they coincided and adds its resume offset to theirs. Move it out of that range if that is not what you mean."
+            }())
         }
     }
 
@@ -285,7 +309,7 @@ extension InterstitialSchedule.Break {
     /// Resolves an event's duration and its share of the resume offset; placement comes later.
     ///
     /// A PRE event's offset counts from the start position (RFC 8216bis §4.4.5.1); without
-    /// X-RESUME-OFFSET it is 0 for VOD and the duration for live (the live edge moved on meanwhile).
+    /// X-RESUME-OFFSET it is the duration, live or VOD, as the spec says for every event.
     ///
     /// The duration is the first known of: what the caller fetched, DURATION (or END-DATE − START-DATE),
     /// PLANNED-DURATION, else 0. X-PLAYOUT-LIMIT cuts it. Without X-RESUME-OFFSET the offset is that cut
@@ -293,7 +317,7 @@ extension InterstitialSchedule.Break {
     /// asset list plays nothing and resumes by X-RESUME-OFFSET or 0, never by a declared duration (D.5).
     init(
         event: InterstitialEvent, known given: KnownDuration?, timeline: PrimaryTimeline, isLive: Bool,
-        diagnostics: inout [Diagnostic]
+        diagnostics: inout DiagnosticLog
     ) {
         var duration: Double
         var source: DurationSource
@@ -309,8 +333,8 @@ extension InterstitialSchedule.Break {
                 known.source == .assetList || known.source == .assetPlaylist,
                 abs(declared - duration) > Self.durationMismatchTolerance
             {
-                diagnostics.append(Diagnostic(.warning, line: event.line, .interstitialDurationMismatch,
-                    "Interstitial '\(event.id)' declares a duration of \(InterstitialSchedule.seconds(declared)) but its assets last \(InterstitialSchedule.seconds(duration)); the schedule uses the assets. Make DURATION match the assets so receivers that have not fetched them plan the same break."))
+                diagnostics.append(.warning, line: event.line, .interstitialDurationMismatch,
+                    "Interstitial '\(event.id)' declares a duration of \(InterstitialSchedule.seconds(declared)) but its assets last \(InterstitialSchedule.seconds(duration)); the schedule uses the assets. Make DURATION match the assets so receivers that have not fetched them plan the same break.")
             }
         } else if let declared = event.duration {
             duration = declared
@@ -321,20 +345,26 @@ extension InterstitialSchedule.Break {
         } else {
             duration = 0
             source = .unknown
-            diagnostics.append(Diagnostic(.info, line: event.line, .interstitialUnknownDuration,
-                "Interstitial '\(event.id)' has no DURATION, END-DATE or PLANNED-DURATION and its assets are not known yet, so the schedule assumes 0 s; add DURATION so receivers can plan the break."))
+            diagnostics.append(.info, line: event.line, .interstitialUnknownDuration,
+                "Interstitial '\(event.id)' has no DURATION, END-DATE or PLANNED-DURATION and its assets are not known yet, so the schedule assumes 0 s; add DURATION so receivers can plan the break.")
         }
         if let limit = event.playoutLimit {
             duration = min(duration, limit)
         }
-        // A VOD's PRE replaces no primary time; a live PRE without an offset resumes at the live edge,
-        // which moved on while it played.
-        let replacesNothing = known?.isEmptyAssetList == true || (event.cue.contains(.pre) && !isLive)
-        var resumeOffset = event.resumeOffset ?? (replacesNothing ? 0 : duration)
+        // Without X-RESUME-OFFSET the offset is the duration, for a PRE too: a live join resumes at the
+        // live edge, which moved on while it played, and a VOD skips that much of its start.
+        var resumeOffset = event.resumeOffset ?? (known?.isEmptyAssetList == true ? 0 : duration)
         if known?.failure != nil {
             // A break that cannot load is cancelled with resume offset 0, whatever it declares (D.5).
             duration = 0
             resumeOffset = 0
+        }
+        if event.cue.contains(.pre), !isLive, event.resumeOffset == nil, resumeOffset > 0 || source == .unknown {
+            let skipped = source == .unknown ? "as much primary as it lasts" : "the first \(InterstitialSchedule.seconds(resumeOffset)) of primary"
+            // A client event (no line) spells the offset as AVPlayerInterstitialEvent does.
+            let offset = event.line == nil ? "resumptionOffset" : "X-RESUME-OFFSET"
+            diagnostics.append(.warning, line: event.line, .interstitialPreSkipsPrimary,
+                "Interstitial '\(event.id)' is a VOD PRE without \(offset), so primary resumes at the interstitial's duration, as the spec says: airlab and every player that follows the spec skip \(skipped); did you mean \(offset)=0?")
         }
 
         let unsnapped: Double? = switch event.anchor {

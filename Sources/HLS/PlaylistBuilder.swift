@@ -4,7 +4,7 @@ import Foundation
 struct PlaylistBuilder {
     private var media = MediaPlaylist()
     private var multivariant = MultivariantPlaylist()
-    private var diagnostics: [Diagnostic] = []
+    private var diagnostics = DiagnosticLog()
 
     /// Lines that only a media playlist may hold, and only a multivariant playlist may hold.
     private var firstMediaLine: Int?
@@ -26,8 +26,9 @@ struct PlaylistBuilder {
     private var seenSingletonTags: Set<String> = []
     /// (type, group, name) of every rendition so far: names must be unique within a group.
     private var renditionNames: Set<RenditionName> = []
-    /// The first segment refused for ending past `NumericRange.timeline`, and how many more were.
-    private var timelineOverflow: (diagnostic: Int, more: Int)?
+    /// The first segment refused for ending past `NumericRange.timeline` (its line and the start of its
+    /// message), and how many more were: one diagnostic, finished when the count is known.
+    private var timelineOverflow: (line: Int, message: String, more: Int)?
 
     /// The most segments the file can hold, reserved at the first EXTINF (so a multivariant playlist
     /// reserves nothing): the array is then never copied as it grows.
@@ -59,10 +60,13 @@ struct PlaylistBuilder {
         switch name {
         case "EXT-X-PROGRAM-DATE-TIME":
             markMedia(line)
-            if let date = ProgramDate.parse(value) {
-                pendingProgramDateTime = date
+            if let reading = ProgramDate.read(value) {
+                pendingProgramDateTime = reading.date
+                if !reading.hasTimeZone {
+                    diagnostics.append(.warning, line: line, .dateWithoutTimeZone, ProgramDate.noTimeZoneMessage("#\(name)", value.string))
+                }
             } else {
-                malformed(name, value, line, expected: "an ISO 8601 date with a time zone, such as 2026-01-01T00:00:00.000Z")
+                malformed(name, value, line, expected: "an ISO 8601 date-time, such as 2026-01-01T00:00:00.000Z")
             }
         case "EXT-X-DISCONTINUITY":
             markMedia(line)
@@ -135,8 +139,8 @@ struct PlaylistBuilder {
             markMultivariant(line)
             guard let attributes = attributeList(name, value, line) else { return }
             if pendingVariant != nil {
-                diagnostics.append(Diagnostic(.error, line: pendingVariant!.line, .variantMissingURI,
-                    "EXT-X-STREAM-INF is not followed by the variant's URI line; the variant is ignored."))
+                diagnostics.append(.error, line: pendingVariant!.line, .variantMissingURI,
+                    "EXT-X-STREAM-INF is not followed by the variant's URI line; the variant is ignored.")
             }
             pendingVariant = variant(attributes, of: name, uri: "", line: line)
         case "EXT-X-I-FRAME-STREAM-INF":
@@ -173,7 +177,7 @@ struct PlaylistBuilder {
                 media.version = version
             }
         case "EXTM3U":
-            diagnostics.append(Diagnostic(.warning, line: line, .tagDuplicate, "#EXTM3U appears again after the first line; the repeat is ignored."))
+            diagnostics.append(.warning, line: line, .tagDuplicate, "#EXTM3U appears again after the first line; the repeat is ignored.")
         default:
             // Unknown tags are ignored, as RFC 8216bis §6.3.1 requires for forward compatibility.
             return
@@ -184,8 +188,8 @@ struct PlaylistBuilder {
         markMedia(line)
         if media.segments.capacity == 0 { media.segments.reserveCapacity(segmentCapacity) }
         if let pending = pendingSegment {
-            diagnostics.append(Diagnostic(.error, line: pending.line, .segmentMissingURI,
-                "EXTINF is not followed by a segment URI; that segment is ignored."))
+            diagnostics.append(.error, line: pending.line, .segmentMissingURI,
+                "EXTINF is not followed by a segment URI; that segment is ignored.")
         }
         let comma = value.firstIndex(of: UInt8(ascii: ","))
         let durationBytes = UnsafeBufferPointer(rebasing: value[..<(comma ?? value.endIndex)])
@@ -218,8 +222,8 @@ struct PlaylistBuilder {
         }
         guard let info = pendingSegment else {
             if !pendingSegmentIsInvalid {
-                diagnostics.append(Diagnostic(.error, line: line, .uriWithoutSegmentInfo,
-                    "The URI '\(uri)' has no EXTINF or EXT-X-STREAM-INF before it; it is ignored."))
+                diagnostics.append(.error, line: line, .uriWithoutSegmentInfo,
+                    "The URI '\(uri)' has no EXTINF or EXT-X-STREAM-INF before it; it is ignored.")
             }
             pendingSegmentIsInvalid = false
             return
@@ -230,8 +234,8 @@ struct PlaylistBuilder {
             return
         }
         if let target = media.targetDuration, info.duration.rounded() > target {
-            diagnostics.append(Diagnostic(.warning, line: info.line, .segmentExceedsTargetDuration,
-                "Segment '\(uri)' lasts \(info.duration.plainText) s, more than EXT-X-TARGETDURATION \(target.plainText) s once rounded; receivers may stall or reload too late."))
+            diagnostics.append(.warning, line: info.line, .segmentExceedsTargetDuration,
+                "Segment '\(uri)' lasts \(info.duration.plainText) s, more than EXT-X-TARGETDURATION \(target.plainText) s once rounded; receivers may stall or reload too late.")
         }
         media.segments.append(Segment(
             uri: uri, duration: info.duration, exactDuration: info.exact, title: info.title, start: position,
@@ -255,20 +259,20 @@ struct PlaylistBuilder {
         pendingByteRange = nil
         pendingGap = false
         if let overflow = timelineOverflow {
-            timelineOverflow = (overflow.diagnostic, overflow.more + 1)
+            timelineOverflow?.more = overflow.more + 1
             return
         }
-        timelineOverflow = (diagnostics.count, 0)
-        diagnostics.append(Diagnostic(.error, line: info.line, .numberOutOfRange,
+        timelineOverflow = (info.line,
             "Segment '\(uri)' (#EXTINF \(info.duration.plainTextToMilliseconds)) would end at \((position + info.duration).plainTextToMilliseconds) s, "
-                + "beyond the \(NumericRange.timeline) a playlist's timeline may span in airlab; it is ignored"))
+                + "beyond the \(NumericRange.timeline) a playlist's timeline may span in airlab; it is ignored", 0)
     }
 
-    /// Finishes the timeline diagnostic once it is known how many later segments it covers.
+    /// Adds the timeline diagnostic once it is known how many later segments it covers.
     private mutating func describeTimelineOverflow() {
         guard let overflow = timelineOverflow else { return }
         let more = overflow.more
-        diagnostics[overflow.diagnostic].message += more == 0 ? "." : ", and so \(more == 1 ? "is the segment" : "are the \(more) segments") after it."
+        diagnostics.append(.error, line: overflow.line, .numberOutOfRange,
+            overflow.message + (more == 0 ? "." : ", and so \(more == 1 ? "is the segment" : "are the \(more) segments") after it."))
     }
 
     // MARK: - Date ranges
@@ -277,19 +281,18 @@ struct PlaylistBuilder {
         if firstDateRangeLine == nil { firstDateRangeLine = line }
         guard let attributes = attributeList("EXT-X-DATERANGE", value, line) else { return }
         guard let id = attributes[.id]?.quotedString, !id.isEmpty else {
-            diagnostics.append(Diagnostic(.error, line: line, .dateRangeMissingID,
-                "EXT-X-DATERANGE has no ID (a quoted string); the tag is ignored."))
+            diagnostics.append(.error, line: line, .dateRangeMissingID,
+                "EXT-X-DATERANGE has no ID (a quoted string); the tag is ignored.")
             return
         }
-        let problems = DateRange.validate(attributes, id: id, line: line)
-        diagnostics += problems
+        DateRange.validate(attributes, id: id, line: line, into: &diagnostics)
         if let index = dateRangeIndex[id] {
-            diagnostics += media.dateRanges[index].merge(attributes, line: line)
+            media.dateRanges[index].merge(attributes, line: line, into: &diagnostics)
             return
         }
         guard attributes[.startDate] != nil else {
-            diagnostics.append(Diagnostic(.error, line: line, .dateRangeMissingStartDate,
-                "Date range '\(id)' has no START-DATE; the first tag of a date range needs one. The tag is ignored."))
+            diagnostics.append(.error, line: line, .dateRangeMissingStartDate,
+                "Date range '\(id)' has no START-DATE; the first tag of a date range needs one. The tag is ignored.")
             return
         }
         dateRangeIndex[id] = media.dateRanges.count
@@ -342,8 +345,8 @@ struct PlaylistBuilder {
             return
         }
         if !renditionNames.insert(RenditionName(type: type, group: group, name: name)).inserted {
-            diagnostics.append(Diagnostic(.error, line: line, .renditionDuplicateName,
-                "Group '\(group)' already has a rendition named '\(name)'; names must be unique within a group."))
+            diagnostics.append(.error, line: line, .renditionDuplicateName,
+                "Group '\(group)' already has a rendition named '\(name)'; names must be unique within a group.")
         }
         multivariant.renditions.append(Rendition(
             type: type, groupID: group, name: name, language: attributes["LANGUAGE"]?.quotedString,
@@ -360,73 +363,47 @@ struct PlaylistBuilder {
     mutating func finish() -> PlaylistParseResult {
         describeTimelineOverflow()
         if let mediaLine = firstMediaLine, let multivariantLine = firstMultivariantLine {
-            diagnostics.append(Diagnostic(.error, line: max(mediaLine, multivariantLine), .playlistMixedKinds,
+            diagnostics.append(.error, line: max(mediaLine, multivariantLine), .playlistMixedKinds,
                 "The playlist mixes media playlist tags (first on line \(mediaLine)) with multivariant playlist tags "
-                    + "(first on line \(multivariantLine)); receivers must refuse it."))
-            return PlaylistParseResult(playlist: nil, diagnostics: diagnostics)
+                    + "(first on line \(multivariantLine)); receivers must refuse it.")
+            return PlaylistParseResult(playlist: nil, diagnostics: diagnostics.diagnostics)
         }
         if let pending = pendingVariant {
-            diagnostics.append(Diagnostic(.error, line: pending.line, .variantMissingURI,
-                "EXT-X-STREAM-INF is not followed by the variant's URI line; the variant is ignored."))
+            diagnostics.append(.error, line: pending.line, .variantMissingURI,
+                "EXT-X-STREAM-INF is not followed by the variant's URI line; the variant is ignored.")
         }
         if firstMultivariantLine != nil {
             checkGroups()
-            return PlaylistParseResult(playlist: .multivariant(multivariant), diagnostics: diagnostics)
+            return PlaylistParseResult(playlist: .multivariant(multivariant), diagnostics: diagnostics.diagnostics)
         }
         if let pending = pendingSegment {
-            diagnostics.append(Diagnostic(.error, line: pending.line, .segmentMissingURI,
-                "EXTINF is not followed by a segment URI; that segment is ignored."))
+            diagnostics.append(.error, line: pending.line, .segmentMissingURI,
+                "EXTINF is not followed by a segment URI; that segment is ignored.")
         }
         if media.targetDuration == nil {
-            diagnostics.append(Diagnostic(.error, line: nil, .targetDurationMissing,
-                "The media playlist has no EXT-X-TARGETDURATION; add one (the longest segment, rounded)."))
+            diagnostics.append(.error, line: nil, .targetDurationMissing,
+                "The media playlist has no EXT-X-TARGETDURATION; add one (the longest segment, rounded).")
         }
         if media.segments.isEmpty && media.skip == nil {
-            diagnostics.append(Diagnostic(.warning, line: nil, .playlistNoSegments, "The media playlist has no segments."))
+            diagnostics.append(.warning, line: nil, .playlistNoSegments, "The media playlist has no segments.")
         }
-        refuseDistantDateRanges()
         if let line = firstDateRangeLine, !media.hasProgramDateTime {
-            diagnostics.append(Diagnostic(.error, line: line, .programDateTimeMissing,
-                "The playlist has EXT-X-DATERANGE tags but no EXT-X-PROGRAM-DATE-TIME, so their dates cannot be placed on the timeline; add EXT-X-PROGRAM-DATE-TIME to the first segment."))
+            diagnostics.append(.error, line: line, .programDateTimeMissing,
+                "The playlist has EXT-X-DATERANGE tags but no EXT-X-PROGRAM-DATE-TIME, so their dates cannot be placed on the timeline; add EXT-X-PROGRAM-DATE-TIME to the first segment.")
         }
-        return PlaylistParseResult(playlist: .media(media), diagnostics: diagnostics)
-    }
-
-    /// A date range whose START-DATE lies more than `NumericRange.maximumSeconds` before the first
-    /// program date or after the last is dropped: its position on the timeline would be beyond every
-    /// range the schedule works in (dates reach from year 0 to 9999, ±3·10^11 s).
-    private mutating func refuseDistantDateRanges() {
-        var earliest: Date?
-        var latest: Date?
-        for segment in media.segments {
-            guard let date = segment.programDateTime else { continue }
-            if earliest.map({ date < $0 }) ?? true { earliest = date }
-            if latest.map({ date > $0 }) ?? true { latest = date }
-        }
-        guard let earliest, let latest else { return }
-        let reach = NumericRange.maximumSeconds
-        media.dateRanges.removeAll { dateRange in
-            guard let start = dateRange.startDate else { return false }
-            let before = earliest.timeIntervalSince(start)
-            let after = start.timeIntervalSince(latest)
-            guard before > reach || after > reach else { return false }
-            diagnostics.append(Diagnostic(.error, line: dateRange.line, .numberOutOfRange,
-                "START-DATE of date range '\(dateRange.id)' is \((before > reach ? before : after).plainText) s \(before > reach ? "before the first" : "after the last") "
-                    + "EXT-X-PROGRAM-DATE-TIME, more than the \(reach.plainText) s airlab accepts between a date range and the playlist's dates; the date range is ignored."))
-            return true
-        }
+        return PlaylistParseResult(playlist: .media(media), diagnostics: diagnostics.diagnostics)
     }
 
     private mutating func checkGroups() {
         let known = multivariant.renditionGroups
         for variant in multivariant.variants {
             if variant.codecs.isEmpty {
-                diagnostics.append(Diagnostic(.warning, line: variant.line, .variantMissingCodecs,
-                    "Variant '\(variant.uri)' has no CODECS; receivers must guess whether they can play it."))
+                diagnostics.append(.warning, line: variant.line, .variantMissingCodecs,
+                    "Variant '\(variant.uri)' has no CODECS; receivers must guess whether they can play it.")
             }
             if variant.bandwidth == nil {
-                diagnostics.append(Diagnostic(.error, line: variant.line, .attributeMissing,
-                    "Variant '\(variant.uri)' has no BANDWIDTH, which EXT-X-STREAM-INF requires."))
+                diagnostics.append(.error, line: variant.line, .attributeMissing,
+                    "Variant '\(variant.uri)' has no BANDWIDTH, which EXT-X-STREAM-INF requires.")
             }
             let groups: [(RenditionType, String?, String)] = [
                 (.audio, variant.audioGroup, "AUDIO"), (.video, variant.videoGroup, "VIDEO"),
@@ -434,8 +411,8 @@ struct PlaylistBuilder {
             ]
             for (type, group, attribute) in groups {
                 guard let group, known[RenditionGroupKey(type: type, groupID: group)] == nil else { continue }
-                diagnostics.append(Diagnostic(.error, line: variant.line, .variantUnknownGroup,
-                    "Variant '\(variant.uri)' names \(attribute) group '\(group)', but no EXT-X-MEDIA defines it."))
+                diagnostics.append(.error, line: variant.line, .variantUnknownGroup,
+                    "Variant '\(variant.uri)' names \(attribute) group '\(group)', but no EXT-X-MEDIA defines it.")
             }
         }
     }
@@ -453,35 +430,35 @@ struct PlaylistBuilder {
     /// True the first time a tag that may appear once is seen; reports the repeats.
     private mutating func once(_ name: String, _ line: Int) -> Bool {
         if seenSingletonTags.insert(name).inserted { return true }
-        diagnostics.append(Diagnostic(.error, line: line, .tagDuplicate, "\(name) appears more than once; the first one applies."))
+        diagnostics.append(.error, line: line, .tagDuplicate, "\(name) appears more than once; the first one applies.")
         return false
     }
 
     private mutating func attributeList(_ tag: String, _ value: UnsafeBufferPointer<UInt8>, _ line: Int) -> AttributeList? {
         let reading = AttributeList.read(value)
         if let reason = reading.syntaxError {
-            diagnostics.append(Diagnostic(.error, line: line, .tagMalformed, "\(tag) is ignored: \(reason)."))
+            diagnostics.append(.error, line: line, .tagMalformed, "\(tag) is ignored: \(reason).")
             return nil
         }
         for name in reading.duplicates {
-            diagnostics.append(Diagnostic(.error, line: line, .attributeDuplicate,
-                "\(tag) has the attribute \(name) more than once; the first value is used."))
+            diagnostics.append(.error, line: line, .attributeDuplicate,
+                "\(tag) has the attribute \(name) more than once; the first value is used.")
         }
         return reading.list
     }
 
     private mutating func malformed(_ tag: String, _ value: UnsafeBufferPointer<UInt8>, _ line: Int, expected: String) {
-        diagnostics.append(Diagnostic(.error, line: line, .tagMalformed,
-            "#\(tag):\(value.string) is ignored: expected \(expected)."))
+        diagnostics.append(.error, line: line, .tagMalformed,
+            "#\(tag):\(value.string) is ignored: expected \(expected).")
     }
 
     private mutating func missingAttribute(_ attribute: String, of tag: String, _ line: Int) {
-        diagnostics.append(Diagnostic(.error, line: line, .attributeMissing, "\(tag) has no \(attribute); the tag is ignored."))
+        diagnostics.append(.error, line: line, .attributeMissing, "\(tag) has no \(attribute); the tag is ignored.")
     }
 
     private mutating func invalidValue(_ attribute: String, _ value: AttributeValue, of tag: String, _ line: Int, expected: String) {
-        diagnostics.append(Diagnostic(.error, line: line, .attributeInvalidValue,
-            "\(tag) has \(attribute)=\(value); expected \(expected)."))
+        diagnostics.append(.error, line: line, .attributeInvalidValue,
+            "\(tag) has \(attribute)=\(value); expected \(expected).")
     }
 
     private func integer(_ value: UnsafeBufferPointer<UInt8>, in range: NumericRange) -> NumberReading<Int> {
@@ -500,7 +477,7 @@ struct PlaylistBuilder {
             malformed(tag, value, line, expected: expected)
         case .outOfRange:
             let shown = (number ?? value).string
-            diagnostics.append(Diagnostic(.error, line: line, .numberOutOfRange, range.refusal("#\(tag)", value: shown, consequence: consequence)))
+            diagnostics.append(.error, line: line, .numberOutOfRange, range.refusal("#\(tag)", value: shown, consequence: consequence))
         }
         return nil
     }
@@ -516,7 +493,7 @@ struct PlaylistBuilder {
         case .notANumber, .belowSpecMinimum:
             invalidValue(attribute, value, of: tag, line, expected: expected)
         case .outOfRange:
-            diagnostics.append(Diagnostic(.error, line: line, .numberOutOfRange, range.refusal(attribute, value: value.description, of: tag)))
+            diagnostics.append(.error, line: line, .numberOutOfRange, range.refusal(attribute, value: value.description, of: tag))
         }
         return nil
     }

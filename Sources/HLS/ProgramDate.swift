@@ -6,8 +6,18 @@ import Foundation
 /// live playlist that dates every segment, and because it refuses forms senders use (no seconds
 /// fraction, `+0000` offsets, lower-case `t`/`z`).
 public enum ProgramDate {
-    /// Parses `YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm|±hhmm|±hh)`; nil when the text is not such a date.
-    public static func parse<Bytes: Collection>(_ bytes: Bytes) -> Date? where Bytes.Element == UInt8 {
+    /// A date as read, and whether the text named its time zone.
+    public struct Reading: Sendable, Hashable {
+        public var date: Date
+        /// False for a date written without `Z` or an offset, which is read as UTC.
+        public var hasTimeZone: Bool
+    }
+
+    /// Parses `YYYY-MM-DDThh:mm:ss[.fraction][Z|±hh:mm|±hhmm|±hh]`; nil when the text is not such a date.
+    ///
+    /// ISO 8601 allows a local time without a zone; HLS means one instant for every receiver, so such a
+    /// date is read as UTC and `hasTimeZone` tells the caller to say so.
+    public static func read<Bytes: Collection>(_ bytes: Bytes) -> Reading? where Bytes.Element == UInt8 {
         var reader = DigitReader(bytes: Array(bytes))
         guard let year = reader.number(digits: 4), reader.skip("-"),
             let month = reader.number(digits: 2), reader.skip("-"),
@@ -31,6 +41,7 @@ public enum ProgramDate {
         }
 
         var offsetSeconds = 0
+        var hasTimeZone = true
         if reader.skip("Z") || reader.skip("z") {
             offsetSeconds = 0
         } else if let sign = reader.sign() {
@@ -39,17 +50,33 @@ public enum ProgramDate {
             let offsetMinutes = reader.number(digits: 2) ?? 0
             offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
         } else {
-            return nil  // A date without a zone is ambiguous; the spec requires one.
+            hasTimeZone = false
         }
         guard reader.isAtEnd else { return nil }
 
+        // Four-digit years and two-digit offsets keep every sum here within ±4·10^11 s: no overflow.
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        return Reading(date: Date(timeIntervalSince1970: Double(seconds) + fraction), hasTimeZone: hasTimeZone)
+    }
+
+    /// The date of `read`, a date without a zone taken as UTC.
+    public static func parse<Bytes: Collection>(_ bytes: Bytes) -> Date? where Bytes.Element == UInt8 {
+        read(bytes)?.date
     }
 
     public static func parse(_ text: String) -> Date? {
         parse(text.utf8)
+    }
+
+    public static func read(_ text: String) -> Reading? {
+        read(text.utf8)
+    }
+
+    /// The message of a `date.no-time-zone` warning: which attribute of what, and that it is read as UTC.
+    static func noTimeZoneMessage(_ attribute: String, _ value: String, of owner: String? = nil) -> String {
+        let whose = owner.map { " of \($0)" } ?? ""
+        return "\(attribute) \(value)\(whose) has no time zone; airlab reads it as UTC, but a receiver may read it as its local time. Add Z or an offset such as +01:00."
     }
 
     /// Formats a date the way playlists write it: UTC with milliseconds.

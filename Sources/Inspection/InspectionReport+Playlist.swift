@@ -19,9 +19,13 @@ extension InspectionReport {
         case nil:
             break
         }
-        // Stable, so problems on one line keep the order they were found in.
-        diagnostics = diagnostics.enumerated()
-            .sorted { ($0.element.line ?? .max, $0.offset) < ($1.element.line ?? .max, $1.offset) }
+        // Each part capped its own; together they are capped once more, so one code has one summary,
+        // listed after every diagnostic in full. Stable, so problems on one line keep the order they were found in.
+        func order(_ item: (offset: Int, element: Diagnostic)) -> (Int, Int, Int) {
+            (item.element.suppressed == nil ? 0 : 1, item.element.line ?? .max, item.offset)
+        }
+        diagnostics = DiagnosticLog(diagnostics).diagnostics.enumerated()
+            .sorted { order($0) < order($1) }
             .map(\.element)
     }
 

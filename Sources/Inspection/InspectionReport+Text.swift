@@ -129,7 +129,8 @@ extension InspectionReport {
     private func diagnosticLines() -> [String] {
         guard !diagnostics.isEmpty else { return ["no problems found"] }
         let counts = [Diagnostic.Severity.error, .warning, .info].compactMap { severity -> String? in
-            let count = diagnostics.filter { $0.severity == severity }.count
+            // A capped code's summary stands for the diagnostics it counts.
+            let count = diagnostics.reduce(0) { $0 + ($1.severity == severity ? $1.suppressed ?? 1 : 0) }
             return count == 0 ? nil : "\(count) \(severity.rawValue)\(count == 1 ? "" : "s")"
         }
         var table = TextTable()

@@ -47,10 +47,42 @@ struct PlannedScheduleTests {
         #expect(primaryStarts(report).first == 18)
     }
 
-    @Test("A VOD PRE without X-RESUME-OFFSET starts primary at the start position")
+    @Test("A VOD PRE without X-RESUME-OFFSET starts primary its 6 s after the start position, as the spec says, and the report warns")
     func vodPreWithoutOffset() async throws {
-        let (_, report) = try await simulate(Self.playlist(live: false, Self.pre), start: 6)
+        let (cast, report) = try await simulate(Self.playlist(live: false, Self.pre), start: 6)
+        #expect(cast.plan.preGroup?.resumeAt == 12)
+        #expect(primaryStarts(report).first == 12)
+        let warning = try #require(report.diagnostics.first { $0.code == .interstitialPreSkipsPrimary })
+        #expect(warning.message.contains("skip the first 6 s of primary"))
+        #expect(warning.message.hasSuffix("did you mean X-RESUME-OFFSET=0?"))
+    }
+
+    @Test("A VOD PRE with X-RESUME-OFFSET=0 starts primary at the start position")
+    func vodPreWithZeroOffset() async throws {
+        let (_, report) = try await simulate(Self.playlist(live: false, Self.pre + ",X-RESUME-OFFSET=0"), start: 6)
         #expect(primaryStarts(report).first == 6)
+        #expect(!report.diagnostics.contains { $0.code == .interstitialPreSkipsPrimary })
+    }
+
+    @Test("A PRE dated 1970 plays first, then primary from 0")
+    func preDated1970Plays() async throws {
+        let pre = #"#EXT-X-DATERANGE:ID="pre",CLASS="com.apple.hls.interstitial",START-DATE="1970-01-01T00:00:00.000Z",CUE="PRE",X-ASSET-URI="ad.m3u8",DURATION=6,X-RESUME-OFFSET=0"#
+        let (cast, report) = try await simulate(Self.playlist(live: false, pre))
+        #expect(cast.plan.preGroup?.id == "pre")
+        let played = report.timeline.filter { $0.kind == .interstitial || $0.kind == .primary }
+        #expect(played.first?.eventID == "pre")
+        #expect(primaryStarts(report).first == 0)
+    }
+
+    @Test("A VOD mid-roll dated just past the end with X-SNAP OUT plays at the end, before the POST")
+    func snapOutPastTheEndPlaysAtTheEnd() async throws {
+        let late = #"#EXT-X-DATERANGE:ID="late",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:01:01.000Z",X-ASSET-URI="ad.m3u8",DURATION=6,X-SNAP="OUT""#
+        let post = #"#EXT-X-DATERANGE:ID="post",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:00.000Z",CUE="POST",X-ASSET-URI="ad.m3u8",DURATION=6"#
+        let (cast, report) = try await simulate(Self.playlist(live: false, late + "\n" + post))
+        #expect(cast.plan.midGroups.map(\.position) == [60])
+        let ads = report.timeline.filter { $0.kind == .interstitial }.compactMap(\.eventID)
+        #expect(ads == ["late", "post"])
+        #expect(report.timeline.last { $0.kind == .primary }?.positionEnd == 60)
     }
 
     @Test("A live PRE without X-RESUME-OFFSET joins primary at the live edge: the join point plus its 6 s")

@@ -68,7 +68,7 @@ struct InterstitialScheduleTests {
 
     @Test("PRE and POST need no PROGRAM-DATE-TIME: the cue places them")
     func cuesPlaceEventsWithoutProgramDateTime() throws {
-        let pre = Fixture.event("pre", at: 0, duration: 5) { $0.cue = .pre }
+        let pre = Fixture.event("pre", at: 0, duration: 5, resumeOffset: 0) { $0.cue = .pre }
         let post = Fixture.event("post", at: 0, duration: 5) { $0.cue = .post }
         let schedule = InterstitialSchedule.build(events: [pre, post], timeline: PrimaryTimeline(segmentDurations: [6], firstDate: nil))
         #expect(schedule.scheduled("pre")?.unsnappedPosition == nil)
@@ -184,9 +184,9 @@ struct InterstitialScheduleTests {
         let events = [
             Fixture.event("post", at: 30, duration: 5) { $0.cue = .post },
             Fixture.event("mid-late", at: 40, duration: 5, resumeOffset: 0),
-            Fixture.event("pre-1", at: 50, duration: 5) { $0.cue = .pre },
+            Fixture.event("pre-1", at: 50, duration: 5, resumeOffset: 0) { $0.cue = .pre },
             Fixture.event("mid-early-1", at: 10, duration: 5, resumeOffset: 0),
-            Fixture.event("pre-2", at: 0, duration: 5) { $0.cue = .pre },
+            Fixture.event("pre-2", at: 0, duration: 5, resumeOffset: 0) { $0.cue = .pre },
             Fixture.event("mid-early-2", at: 10, duration: 5, resumeOffset: 0),
         ]
         let schedule = InterstitialSchedule.build(events: events, timeline: Fixture.timeline())
@@ -196,9 +196,9 @@ struct InterstitialScheduleTests {
         ])
     }
 
-    @Test("CUE=PRE plays before primary wherever playback starts; without X-RESUME-OFFSET a VOD resumes where playback starts")
+    @Test("CUE=PRE plays before primary wherever playback starts; with X-RESUME-OFFSET=0 a VOD resumes where playback starts")
     func preRollPlaysAtTheStartPosition() throws {
-        let pre = Fixture.event("pre", at: 24, duration: 15) { $0.cue = .pre }
+        let pre = Fixture.event("pre", at: 24, duration: 15, resumeOffset: 0) { $0.cue = .pre }
         let schedule = InterstitialSchedule.build(events: [pre], timeline: Fixture.timeline(), startPosition: 30)
         let scheduled = try #require(schedule.scheduled("pre"))
         #expect(scheduled.position == 30)
@@ -207,6 +207,7 @@ struct InterstitialScheduleTests {
         #expect(scheduled.playoutStart == 0)
         #expect(Fixture.shape(schedule.entries) == ["pre@30+15", "P30-60"])
         #expect(schedule.entries.first?.resumeAt == 30)
+        #expect(schedule.diagnostics.isEmpty)
     }
 
     @Test("CUE=POST plays after primary ends and has no resumption point")

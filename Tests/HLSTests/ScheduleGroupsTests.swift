@@ -25,7 +25,7 @@ struct ScheduleGroupsTests {
     @Test("Groups name their members by event ID and carry the resumption point the breaks report")
     func groupsCarryResumePoints() throws {
         let events = [
-            Fixture.event("pre", at: 0, duration: 4) { $0.cue = .pre },
+            Fixture.event("pre", at: 0, duration: 4, resumeOffset: 0) { $0.cue = .pre },
             Fixture.event("a", at: 12, duration: 10),
             Fixture.event("b", at: 12, duration: 5, resumeOffset: 2),
             Fixture.event("c", at: 40, duration: 5),
@@ -54,12 +54,53 @@ struct ScheduleGroupsTests {
         #expect(Fixture.shape(schedule.entries) == ["pre@6+5", "P16-60"])
     }
 
-    @Test("A VOD PRE without X-RESUME-OFFSET resumes where playback starts")
-    func vodPreWithoutOffsetResumesAtTheStart() throws {
-        let pre = Fixture.event("pre", at: 0, duration: 5) { $0.cue = .pre }
+    @Test("A VOD PRE without X-RESUME-OFFSET resumes primary its duration after where playback starts, as the spec says, and warns")
+    func vodPreWithoutOffsetResumesAfterItsDuration() throws {
+        let pre = Fixture.event("pre", at: 0, duration: 5) {
+            $0.cue = .pre
+            $0.line = 4
+        }
         let schedule = InterstitialSchedule.build(events: [pre], timeline: Fixture.timeline(), startPosition: 6)
-        #expect(schedule.scheduled("pre")?.resumeOffset == 0)
+        #expect(schedule.scheduled("pre")?.resumeOffset == 5)
+        #expect(schedule.groups.first?.resumeAt == 11)
+        #expect(Fixture.shape(schedule.entries) == ["pre@6+5", "P11-60"])
+        let warning = try #require(schedule.diagnostics.first)
+        #expect(schedule.codes() == [.interstitialPreSkipsPrimary])
+        #expect(warning.severity == .warning)
+        #expect(warning.message.contains("'pre'") && warning.message.contains("skip the first 5 s of primary"))
+        #expect(warning.message.hasSuffix("did you mean X-RESUME-OFFSET=0?"))
+        #expect(warning.line == 4)
+    }
+
+    @Test("A sender's PRE without resumptionOffset gets the same warning in AVFoundation's spelling")
+    func clientPreWithoutOffsetWarnsInItsSpelling() throws {
+        let pre = Fixture.event("pre", at: 0, duration: 5) { $0.cue = .pre }
+        let schedule = InterstitialSchedule.build(events: [pre], timeline: Fixture.timeline())
+        let warning = try #require(schedule.diagnostics.first { $0.code == .interstitialPreSkipsPrimary })
+        #expect(warning.message.hasSuffix("did you mean resumptionOffset=0?"))
+    }
+
+    @Test("A VOD PRE with X-RESUME-OFFSET=0 resumes where playback starts, without a warning")
+    func vodPreWithZeroOffsetResumesAtTheStart() throws {
+        let pre = Fixture.event("pre", at: 0, duration: 5, resumeOffset: 0) { $0.cue = .pre }
+        let schedule = InterstitialSchedule.build(events: [pre], timeline: Fixture.timeline(), startPosition: 6)
         #expect(Fixture.shape(schedule.entries) == ["pre@6+5", "P6-60"])
+        #expect(schedule.diagnostics.isEmpty)
+    }
+
+    @Test("A VOD PRE of unknown duration without X-RESUME-OFFSET warns that a player skips as much primary as it lasts")
+    func vodPreOfUnknownDurationWarns() throws {
+        let pre = Fixture.event("pre", at: 0) { $0.cue = .pre }
+        let schedule = InterstitialSchedule.build(events: [pre], timeline: Fixture.timeline())
+        let warning = try #require(schedule.diagnostics.first { $0.code == .interstitialPreSkipsPrimary })
+        #expect(warning.message.contains("as much primary as it lasts"))
+    }
+
+    @Test("A live PRE without X-RESUME-OFFSET is not warned about: resuming at the live edge is what a viewer expects")
+    func livePreWithoutOffsetIsNotWarned() throws {
+        let pre = Fixture.event("pre", at: 0, duration: 5) { $0.cue = .pre }
+        let schedule = InterstitialSchedule.build(events: [pre], timeline: Fixture.timeline(), isLive: true, startPosition: 42)
+        #expect(!schedule.codes().contains(.interstitialPreSkipsPrimary))
     }
 
     @Test("A live PRE without X-RESUME-OFFSET resumes at the live edge: the join point plus the time it played")
@@ -111,7 +152,7 @@ struct ScheduleGroupsTests {
         (0..<count).map { Fixture.event("ad-\($0)", at: Double($0), duration: 10) }
     }
 
-    @Test("30,000 interstitials in one skipped range schedule, each warning naming at most three events and how many more")
+    @Test("30,000 interstitials in one skipped range schedule: five warnings name at most three events and how many more, a summary counts the rest")
     func thirtyThousandChainedInterstitials() throws {
         let count = 30_000
         let timeline = Fixture.timeline(segments: count / 6, length: 6)
@@ -119,9 +160,11 @@ struct ScheduleGroupsTests {
         #expect(schedule.groups.count == 1)
         #expect(schedule.groups.first?.members.count == count)
         let warnings = schedule.diagnostics.filter { $0.code == .interstitialInSkippedTime }
-        #expect(warnings.count == count - 1)
-        let last = try #require(warnings.last)
-        #expect(last.message.contains("'ad-0', 'ad-1', 'ad-2' and \(count - 4) more skip"))
+        let listed = warnings.filter { $0.suppressed == nil }
+        #expect(listed.count == DiagnosticLog.limitPerCode)
+        #expect(warnings.last?.suppressed == count - 1 - DiagnosticLog.limitPerCode)
+        let last = try #require(listed.last)
+        #expect(last.message.contains("'ad-0', 'ad-1', 'ad-2' and 2 more skip"))
         #expect(!last.message.contains("'ad-3'"))
         #expect(warnings.allSatisfy { $0.message.count < 400 })
         // The group resumes past the end: nothing of primary is left after it.

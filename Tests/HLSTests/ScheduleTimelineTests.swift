@@ -6,9 +6,10 @@ import Testing
 struct ScheduleTimelineTests {
     typealias Fixture = ScheduleFixture
 
-    /// PRE 5 s; "replace" at 12 replaces 15 s of primary; "insert" at 40 adds 10 s; POST 5 s; 60 s of primary.
+    /// PRE 5 s before primary (X-RESUME-OFFSET=0); "replace" at 12 replaces 15 s of primary; "insert" at
+    /// 40 adds 10 s; POST 5 s; 60 s of primary.
     static let events = [
-        Fixture.event("pre", at: 0, duration: 5) { $0.cue = .pre },
+        Fixture.event("pre", at: 0, duration: 5, resumeOffset: 0) { $0.cue = .pre },
         Fixture.event("replace", at: 12, duration: 15),
         Fixture.event("insert", at: 40, duration: 10, resumeOffset: 0),
         Fixture.event("post", at: 60, duration: 5) { $0.cue = .post },
