@@ -47,7 +47,9 @@ public struct GroupCreation: Sendable, Equatable, Codable {
     }
 }
 
-/// A group as its host shows it: `GET /groups/ID`, and the answer to `POST /groups`.
+/// A group as its host shows it, every participant's declared plan included: `GET /groups/ID`, and
+/// the answer to `POST /groups`. Its size is bounded by the group's limits (participants, and
+/// declared breaks per participant and per group).
 public struct GroupSummary: Sendable, Equatable, Codable {
     public struct Member: Sendable, Equatable, Codable {
         public var name: String
@@ -90,11 +92,59 @@ public struct GroupSummary: Sendable, Equatable, Codable {
     }
 }
 
-/// `GET /groups`.
-public struct GroupListing: Sendable, Equatable, Codable {
-    public var groups: [GroupSummary]
+/// A group as one caller needs it, without any participant's plan, so that its size does not grow
+/// with what the others declared: the answer to `POST /groups/ID/inputs` (with the caller's own
+/// state), the first event of `GET /groups/ID/events`, and each group of `GET /groups`.
+public struct GroupStanding: Sendable, Equatable, Codable {
+    public var id: String
+    public var contentID: String
+    public var path: String
+    public var timeline: GroupTimeline
+    /// The rate the group plays at once nobody holds it.
+    public var rate: Double
+    /// Where the timeline is held, while someone holds it.
+    public var heldAt: Double?
+    public var position: Double
+    /// The group clock now.
+    public var groupTime: Double
+    /// Participants the group knows, those that left included.
+    public var participants: Int
+    /// Participants that have not left.
+    public var active: Int
+    /// Participants still awaited before a coordinated start (0 once started or without one).
+    public var awaiting: Int
+    /// The caller, when it is a participant the group knows: its name, follow state and suspensions.
+    public var participant: String?
+    public var follow: FollowState?
+    public var suspensions: [SuspensionReason]?
 
-    public init(groups: [GroupSummary]) {
+    /// The group as `caller` (a participant's name, or nil for anyone else) sees it.
+    public init(id: String, coordinator: GroupCoordinator, groupTime: Double, awaiting: Int = 0, caller: String? = nil) {
+        self.id = id
+        contentID = coordinator.contentID
+        path = "/groups/\(id)"
+        timeline = coordinator.timeline
+        rate = coordinator.desiredRate
+        heldAt = coordinator.hold?.primary
+        position = coordinator.timeline.position(at: groupTime)
+        self.groupTime = groupTime
+        participants = coordinator.participants.count
+        active = coordinator.participants.count { $0.follow != .left }
+        self.awaiting = awaiting
+        if let caller, let member = coordinator.participant(caller) {
+            participant = caller
+            follow = member.follow
+            suspensions = member.suspensions.map(\.reason)
+        }
+    }
+}
+
+/// `GET /groups`: every group this receiver hosts, each without its participants' plans
+/// (`GET /groups/ID` shows those).
+public struct GroupListing: Sendable, Equatable, Codable {
+    public var groups: [GroupStanding]
+
+    public init(groups: [GroupStanding]) {
         self.groups = groups
     }
 }
@@ -165,6 +215,11 @@ public struct GroupInputMessage: Sendable, Equatable, Codable {
 
     /// The fastest a group plays: a rate beyond it is refused.
     public static let maximumRate = 64.0
+    /// The most ad breaks one participant may declare when it joins: a plan is kept for as long as
+    /// the group lives and shown by `GET /groups/ID`, so it must stay small whatever a join sends.
+    public static let maximumBreaks = 1_000
+    /// The longest id of a declared break, in bytes of UTF-8.
+    public static let maximumBreakIDBytes = 256
 
     public var participant: String
     public var op: Operation
@@ -228,6 +283,8 @@ public struct GroupInputMessage: Sendable, Equatable, Codable {
 
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         public var reason: String
+        /// The HTTP status that refuses it: 400, or 413 for a plan past its limit.
+        public var status = 400
         public var description: String { reason }
     }
 
@@ -250,7 +307,13 @@ public struct GroupInputMessage: Sendable, Equatable, Codable {
             let policy = policy ?? defaultPolicy
             if let refusal = GroupCreation.limitsRefusal(policy, field: "participantLimits") { throw Failure(reason: refusal) }
             let ads = ads ?? .adFree
+            guard ads.breaks.count <= Self.maximumBreaks else {
+                throw Failure(reason: "participant '\(participant)' declares \(ads.breaks.count) ad breaks; a participant may declare at most \(Self.maximumBreaks)", status: 413)
+            }
             for adBreak in ads.breaks {
+                guard adBreak.id.utf8.count <= Self.maximumBreakIDBytes else {
+                    throw Failure(reason: "ad break '\(adBreak.id.prefix(64))…' has an id of \(adBreak.id.utf8.count) bytes; at most \(Self.maximumBreakIDBytes)", status: 413)
+                }
                 guard NumericRange.timeline.contains(adBreak.position), NumericRange.duration.contains(adBreak.adSeconds),
                     NumericRange.duration.contains(adBreak.resumeOffset)
                 else { throw Failure(reason: "ad break '\(adBreak.id.prefix(64))' has a position or duration outside \(NumericRange.timeline)") }
