@@ -105,7 +105,7 @@ final class HostedGroup: Sendable {
     // MARK: - Inputs
 
     /// Applies one participant message; a refusal is a `ProtocolError` (400 for a malformed message,
-    /// 409 for a participant the group cannot take).
+    /// 409 for a participant the group cannot take, 413 for a plan past a participant's or the group's bound).
     func handle(_ message: GroupInputMessage) throws(ProtocolError) {
         let input: GroupInput
         do throws(GroupInputMessage.Failure) {
