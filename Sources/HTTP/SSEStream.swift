@@ -16,6 +16,8 @@ public final class SSEStream: @unchecked Sendable {
         /// The client disconnected, or a write to it failed.
         case clientGone
         case serverStopped
+        /// The client read too slowly: its queue passed the stream's limit, and it was dropped.
+        case fellBehind
     }
 
     private enum Phase {
@@ -28,8 +30,14 @@ public final class SSEStream: @unchecked Sendable {
     }
 
     private struct State {
-        var pending: [UInt8] = []
+        /// Frames not yet written, oldest first; a frame is shared with every other stream it was sent to.
+        var pending: [Data] = []
+        /// The first frame of `pending` not yet written (those before it are, and are dropped in batches).
+        var pendingHead = 0
+        /// How much of the first unwritten frame was written.
         var pendingStart = 0
+        /// Bytes of `pending` not yet written.
+        var queued = 0
         var phase = Phase.detached
         /// Set once no more events are accepted; the stream ends when `pending` is drained.
         var ending: CloseReason?
@@ -38,27 +46,45 @@ public final class SSEStream: @unchecked Sendable {
 
     private let state = Mutex(State())
     private let onClose: @Sendable (SSEStream, CloseReason) -> Void
+    /// The most bytes that may wait for the client: past it the client is dropped, never waited for.
+    public let limit: Int
 
-    /// - Parameter onClose: called once, off the server's polling thread, when the stream has ended.
-    public init(onClose: @escaping @Sendable (SSEStream, CloseReason) -> Void = { _, _ in }) {
+    /// Four mebibytes: a reader that keeps up never has more than a few events queued.
+    public static let defaultLimit = 4 << 20
+
+    /// - Parameters:
+    ///   - limit: the most bytes that may wait for this client; an event that would pass it drops the client.
+    ///   - onClose: called once, off the server's polling thread, when the stream has ended.
+    public init(limit: Int = SSEStream.defaultLimit, onClose: @escaping @Sendable (SSEStream, CloseReason) -> Void = { _, _ in }) {
+        self.limit = max(1, limit)
         self.onClose = onClose
     }
 
     /// Queues one event. Multi-line `data` becomes several `data:` lines, as the format requires;
     /// `event` and `id` must be single lines. Ignored once the stream is closing.
     public func send(event: String? = nil, data: String, id: String? = nil) {
-        var text = ""
-        if let event { text += "event: \(event)\n" }
-        if let id { text += "id: \(id)\n" }
-        let lines = data.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
-        for line in lines { text += "data: \(line)\n" }
-        text += "\n"
-        enqueue(Array(text.utf8))
+        send(ServerSentEvent(event: event, data: data, id: id).frame)
+    }
+
+    /// What became of an event sent.
+    public enum Outcome: Sendable, Equatable {
+        case queued
+        /// The stream was closing already; the event was ignored.
+        case ignored
+        /// The event would have passed the stream's limit: the client was dropped by this send (its
+        /// connection shut down, the close reason `fellBehind`). Said once per stream.
+        case dropped
+    }
+
+    /// Queues an event encoded once for any number of streams (its bytes are shared, not copied).
+    @discardableResult
+    public func send(_ frame: ServerSentEvent.Frame) -> Outcome {
+        enqueue(frame.bytes)
     }
 
     /// Queues a comment line, which clients ignore.
     public func sendComment(_ comment: String) {
-        enqueue(Array(": \(comment)\n\n".utf8))
+        enqueue(Data(": \(comment)\n\n".utf8))
     }
 
     /// Ends the stream once what was sent before has been written.
@@ -70,12 +96,35 @@ public final class SSEStream: @unchecked Sendable {
         state.withLock { $0.closed || $0.ending != nil }
     }
 
-    private func enqueue(_ bytes: [UInt8]) {
+    @discardableResult
+    private func enqueue(_ bytes: Data) -> Outcome {
         state.withLock { state in
-            guard state.ending == nil, !state.closed else { return }
-            state.pending.append(contentsOf: bytes)
+            guard state.ending == nil, !state.closed else { return .ignored }
+            guard state.queued + bytes.count <= limit else {
+                Self.drop(&state)
+                return .dropped
+            }
+            state.pending.append(bytes)
+            state.queued += bytes.count
             Self.wake(&state)
+            return .queued
         }
+    }
+
+    /// Drops a client that fell behind: what it had queued is discarded and its socket shut down,
+    /// which libmicrohttpd sees at once even when the client's window is full and no write can
+    /// progress. (Under the lock while attached: the connection, and so its socket, is still open.)
+    private static func drop(_ state: inout State) {
+        state.ending = .fellBehind
+        state.pending = []
+        state.pendingHead = 0
+        state.pendingStart = 0
+        state.queued = 0
+        if case .attached(let connection, _) = state.phase {
+            let descriptor = airlab_mhd_connection_fd(connection.pointer)
+            if descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
+        }
+        wake(&state)
     }
 
     private func end(_ reason: CloseReason) {
@@ -106,19 +155,31 @@ public final class SSEStream: @unchecked Sendable {
     /// until more arrive, or end of stream.
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         state.withLock { state in
-            let available = state.pending.count - state.pendingStart
-            if available > 0 {
-                let count = min(available, capacity)
-                state.pending.withUnsafeBufferPointer { bytes in
-                    UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + state.pendingStart, byteCount: count)
+            if state.ending == .fellBehind { return airlab_mhd_content_end_with_error() }
+            var written = 0
+            while written < capacity, state.pendingHead < state.pending.count {
+                let first = state.pending[state.pendingHead]
+                let count = min(first.count - state.pendingStart, capacity - written)
+                first.withUnsafeBytes { bytes in
+                    (UnsafeMutableRawPointer(buffer) + written).copyMemory(from: bytes.baseAddress! + state.pendingStart, byteCount: count)
                 }
+                written += count
                 state.pendingStart += count
-                if state.pendingStart == state.pending.count {
-                    state.pending.removeAll(keepingCapacity: true)
+                state.queued -= count
+                if state.pendingStart == first.count {
+                    state.pendingHead += 1
                     state.pendingStart = 0
                 }
-                return count
             }
+            // Written frames leave in batches, so that a queue of many small frames costs each one once.
+            if state.pendingHead == state.pending.count {
+                state.pending.removeAll(keepingCapacity: true)
+                state.pendingHead = 0
+            } else if state.pendingHead >= 64, state.pendingHead * 2 >= state.pending.count {
+                state.pending.removeFirst(state.pendingHead)
+                state.pendingHead = 0
+            }
+            if written > 0 { return written }
             if state.ending != nil { return airlab_mhd_content_end_of_stream() }
             guard case .attached(let connection, _) = state.phase else { return airlab_mhd_content_end_of_stream() }
             state.phase = .attached(connection: connection, suspended: true)

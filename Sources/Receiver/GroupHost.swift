@@ -7,18 +7,26 @@ import Synchronization
 /// The groups one receiver hosts (`/groups`, research §4.3): any receiver can host groups, and
 /// receivers anywhere join them over HTTP. Group time is the host's session clock, so it runs at the
 /// host's `--time-scale`.
+///
+/// Requests under `/groups` are answered one at a time on this receiver's own queue, not on Swift's
+/// shared threads: decoding a join of up to a mebibyte, or encoding a summary, then holds only this
+/// receiver's groups, never another receiver's requests.
 final class GroupHost: Sendable {
     let timeScale: Double
     private let clock: any PlaybackClock
     private let groups = Mutex<[String: HostedGroup]>([:])
     private let created = Atomic<Int>(0)
+    private let work = DispatchQueue(label: "airlab.receiver.groups", qos: .userInitiated)
+    private let dropped: @Sendable (_ group: String, _ count: Int) -> Void
 
     /// At most this many groups on one receiver.
     static let groupLimit = 64
 
-    init(timeScale: Double, clock: any PlaybackClock) {
+    /// - Parameter dropped: told how many listeners of a group were dropped for falling behind.
+    init(timeScale: Double, clock: any PlaybackClock, dropped: @escaping @Sendable (_ group: String, _ count: Int) -> Void = { _, _ in }) {
         self.timeScale = timeScale
         self.clock = clock
+        self.dropped = dropped
     }
 
     // MARK: - Routes
@@ -35,8 +43,21 @@ final class GroupHost: Sendable {
         return json(GroupClockReading(receivedAt: received, sentAt: group.now))
     }
 
-    /// `/groups` and everything under it.
-    func respond(to request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
+    /// `/groups` and everything under it, answered on this receiver's group queue.
+    func respond(to request: HTTPRequest) async throws(ProtocolError) -> HTTPResponse {
+        let answer: Result<HTTPResponse, ProtocolError> = await withCheckedContinuation { continuation in
+            work.async { [self] in
+                do throws(ProtocolError) {
+                    continuation.resume(returning: .success(try route(request)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try answer.get()
+    }
+
+    private func route(_ request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
         let parts = Self.parts(of: request.path)
         guard let id = parts.first else { return try groupsRoot(request) }
         guard let group = group(id) else {
@@ -61,7 +82,8 @@ final class GroupHost: Sendable {
                 throw ProtocolError("the body of \(request.path) is not a group input: {\"participant\": NAME, \"op\": join|leave|begin|end|rate|pause|seek, …}")
             }
             try group.handle(message)
-            return json(group.summary)
+            // The caller's own view: its answer does not grow with what the other participants declared.
+            return json(group.standing(for: message.participant))
         case ("POST", "messages", 2):
             try group.relay(request.body)
             return HTTPResponse(status: 202)
@@ -73,7 +95,7 @@ final class GroupHost: Sendable {
     private func groupsRoot(_ request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
         if request.method == "GET" {
             let all = groups.withLock { Array($0.values) }.sorted { $0.id < $1.id }
-            return json(GroupListing(groups: all.map(\.summary)))
+            return json(GroupListing(groups: all.map { $0.standing() }))
         }
         let creation: GroupCreation
         do {
@@ -90,7 +112,7 @@ final class GroupHost: Sendable {
         }
         let id = creation.id ?? "g\(created.add(1, ordering: .relaxed).newValue)"
         if let refusal = GroupCreation.nameRefusal("group id", id) { throw ProtocolError(refusal) }
-        let group = HostedGroup(id: id, creation: creation, timeScale: timeScale, clock: clock)
+        let group = HostedGroup(id: id, creation: creation, timeScale: timeScale, clock: clock, dropped: dropped)
         try groups.withLock { groups throws(ProtocolError) in
             guard groups[id] == nil else { throw ProtocolError(status: 409, "group '\(id)' exists already") }
             guard groups.count < Self.groupLimit else { throw ProtocolError(status: 409, "this receiver hosts \(Self.groupLimit) groups, its most") }

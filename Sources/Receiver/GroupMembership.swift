@@ -64,7 +64,7 @@ final class GroupMembership: Sendable {
         join.lengths = GroupLengths(grouped.ranges, live: grouped.plan.isLive)
         join.contentID = request.contentID
         let body = WireJSON.data(join)
-        let joined: Result<(HTTPClientConnection, Double, Double, GroupSummary?), ProtocolError> = await BlockingCall.run {
+        let joined: Result<(HTTPClientConnection, Double, Double, GroupStanding?), ProtocolError> = await BlockingCall.run {
             do throws(HTTPClientError) {
                 let offset: Double
                 let bound: Double
@@ -90,14 +90,14 @@ final class GroupMembership: Sendable {
                 }
                 // Reads wait for the host's next command, which may be minutes away: heartbeats are not sent.
                 stream.setTimeout(86_400)
-                return .success((stream, offset, bound, try? WireJSON.decoder.decode(GroupSummary.self, from: answer.body)))
+                return .success((stream, offset, bound, try? WireJSON.decoder.decode(GroupStanding.self, from: answer.body)))
             } catch {
                 return .failure(ProtocolError(status: 502, "group host \(request.host):\(request.port): \(error)"))
             }
         }
-        let (stream, offset, bound, summary) = try joined.get()
+        let (stream, offset, bound, standing) = try joined.get()
         let membership = GroupMembership(request: request, follower: follower, clock: clock, offset: offset, clockBound: bound, stream: stream)
-        membership.state.withLock { $0.startsGroup = summary.map { $0.rate == 0 && $0.awaiting == 0 && $0.participants.count == 1 } ?? false }
+        membership.state.withLock { $0.startsGroup = standing.map { $0.rate == 0 && $0.awaiting == 0 && $0.participants == 1 } ?? false }
         membership.listen()
         return membership
     }

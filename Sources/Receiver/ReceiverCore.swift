@@ -59,7 +59,10 @@ final class ReceiverCore: Sendable {
         self.planner = planner
         self.driver = driver
         self.log = log
-        groups = GroupHost(timeScale: configuration.timeScale, clock: driver.clock)
+        groups = GroupHost(timeScale: configuration.timeScale, clock: driver.clock) { [metrics] group, count in
+            metrics.countGroupListenersDropped(count)
+            log("group \(group): dropped \(count) listener(s) whose queue was full (they read too slowly)")
+        }
         identity = configuration.identity
         store = try SessionStore(directory: configuration.stateDirectory)
         for file in store.unreadable { log("state directory: \(file) is not a readable session report; left as it is") }

@@ -25,6 +25,7 @@ final class ReceiverMetrics: Sendable {
         var refusals: [String: Int] = [:]
         var sdkBreaksInPictureInPicture: [String: Int] = [:]
         var pictureInPictureStartsFailed = 0
+        var groupListenersDropped = 0
     }
 
     private struct RequestKey: Hashable {
@@ -43,6 +44,7 @@ final class ReceiverMetrics: Sendable {
     func countSessionStarted() { counts.withLock { $0.sessionsStarted += 1 } }
     func countSessionEnded() { counts.withLock { $0.sessionsEnded += 1 } }
     func countCastRefused() { counts.withLock { $0.castsRefused += 1 } }
+    func countGroupListenersDropped(_ count: Int) { counts.withLock { $0.groupListenersDropped += count } }
 
     /// Folds a session's events into the counters.
     func count(_ events: [PlaybackEvent]) {
@@ -102,6 +104,9 @@ final class ReceiverMetrics: Sendable {
             "airlab_sdk_ad_breaks_in_pip_total", .counter, "SDK ad breaks that fell due in picture in picture, by what the SDK did.",
             labelled("outcome", ["deferred", "refused", "skipped"].map { ($0, counts.sdkBreaksInPictureInPicture[$0] ?? 0) }))
         metric("airlab_pip_starts_failed_total", .counter, "Requests for picture in picture that could not start.", single(counts.pictureInPictureStartsFailed))
+        metric(
+            "airlab_group_listeners_dropped_total", .counter, "Listeners of hosted groups dropped because their queue was full.",
+            single(counts.groupListenersDropped))
         var histogram = zip(Self.transitionBuckets, counts.transitions).map {
             MetricFamily.Sample(suffix: "_bucket", labels: [MetricFamily.Label(name: "le", value: MetricFamily.number($0.0))], value: "\($0.1)")
         }

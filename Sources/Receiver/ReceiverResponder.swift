@@ -93,7 +93,7 @@ struct ReceiverResponder: HTTPResponder {
         case .events: return events()
         case .sessions: return sessionList()
         case .metrics: return metrics()
-        case .groups, .group: return try core.groups.respond(to: request)
+        case .groups, .group: return try await core.groups.respond(to: request)
         case .serverInfo, .playbackInfo, .scrub:
             // The reads the polling thread answers (`immediateResponse`) reach here only if it did not.
             return immediateResponse(to: request) ?? HTTPResponse.text("no endpoint \(request.path)\n", status: 404)

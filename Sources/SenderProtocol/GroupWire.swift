@@ -47,7 +47,9 @@ public struct GroupCreation: Sendable, Equatable, Codable {
     }
 }
 
-/// A group as its host shows it: `GET /groups/ID`, and the answer to `POST /groups`.
+/// A group as its host shows it, every participant's declared plan included: `GET /groups/ID`, and
+/// the answer to `POST /groups`. Its size is bounded by the group's limits (participants, and
+/// declared breaks per participant and per group).
 public struct GroupSummary: Sendable, Equatable, Codable {
     public struct Member: Sendable, Equatable, Codable {
         public var name: String
@@ -87,15 +89,6 @@ public struct GroupSummary: Sendable, Equatable, Codable {
         participants = coordinator.participants.map {
             Member(name: $0.name, follow: $0.follow, suspensions: $0.suspensions.map(\.reason), policy: $0.policy, ads: $0.ads)
         }
-    }
-}
-
-/// `GET /groups`.
-public struct GroupListing: Sendable, Equatable, Codable {
-    public var groups: [GroupSummary]
-
-    public init(groups: [GroupSummary]) {
-        self.groups = groups
     }
 }
 
@@ -165,6 +158,11 @@ public struct GroupInputMessage: Sendable, Equatable, Codable {
 
     /// The fastest a group plays: a rate beyond it is refused.
     public static let maximumRate = 64.0
+    /// The most ad breaks one participant may declare when it joins: a plan is kept for as long as
+    /// the group lives and shown by `GET /groups/ID`, so it must stay small whatever a join sends.
+    public static let maximumBreaks = 1_000
+    /// The longest id of a declared break, in bytes of UTF-8.
+    public static let maximumBreakIDBytes = 256
 
     public var participant: String
     public var op: Operation
@@ -228,6 +226,8 @@ public struct GroupInputMessage: Sendable, Equatable, Codable {
 
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         public var reason: String
+        /// The HTTP status that refuses it: 400, or 413 for a plan past its limit.
+        public var status = 400
         public var description: String { reason }
     }
 
@@ -250,7 +250,13 @@ public struct GroupInputMessage: Sendable, Equatable, Codable {
             let policy = policy ?? defaultPolicy
             if let refusal = GroupCreation.limitsRefusal(policy, field: "participantLimits") { throw Failure(reason: refusal) }
             let ads = ads ?? .adFree
+            guard ads.breaks.count <= Self.maximumBreaks else {
+                throw Failure(reason: "participant '\(participant)' declares \(ads.breaks.count) ad breaks; a participant may declare at most \(Self.maximumBreaks)", status: 413)
+            }
             for adBreak in ads.breaks {
+                guard adBreak.id.utf8.count <= Self.maximumBreakIDBytes else {
+                    throw Failure(reason: "ad break '\(adBreak.id.prefix(64))…' has an id of \(adBreak.id.utf8.count) bytes; at most \(Self.maximumBreakIDBytes)", status: 413)
+                }
                 guard NumericRange.timeline.contains(adBreak.position), NumericRange.duration.contains(adBreak.adSeconds),
                     NumericRange.duration.contains(adBreak.resumeOffset)
                 else { throw Failure(reason: "ad break '\(adBreak.id.prefix(64))' has a position or duration outside \(NumericRange.timeline)") }

@@ -72,4 +72,48 @@ struct EventStreamTests {
             fixture.server.statistics.eventStreams == 0 && fixture.server.statistics.openConnections == 0
         })
     }
+
+    @Test("An event encoded once as a frame reads back through the parser as the event, every line ending kept apart")
+    func frameRoundTrip() {
+        let event = ServerSentEvent(event: "message", data: "one\r\ntwo\nthree\rfour", id: "7")
+        let text = String(decoding: event.frame.bytes, as: UTF8.self)
+        #expect(text == "event: message\nid: 7\ndata: one\ndata: two\ndata: three\ndata: four\n\n")
+        var parser = ServerSentEventParser()
+        let read = text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { parser.consume(line: String($0)) }
+        #expect(read == [ServerSentEvent(event: "message", data: "one\ntwo\nthree\nfour", id: "7")])
+    }
+
+    @Test("A client that never reads is dropped once an event would pass its stream's limit: that send says so, later ones are ignored, the stream closes as fellBehind and its connection is closed")
+    func slowClientDropped() async throws {
+        let closed = Shared<SSEStream.CloseReason?>(nil)
+        let stream = Shared<SSEStream?>(nil)
+        let fixture = try ServerFixture(HTTPServerConfiguration(heartbeatIntervalSeconds: 600)) { _ in
+            let events = SSEStream(limit: 256 * 1024, onClose: { _, reason in closed.set(reason) })
+            stream.set(events)
+            return .eventStream(events)
+        }
+        defer { fixture.stop() }
+        let port = fixture.port
+        let client = try await BlockingWork.run {
+            let socket = try RawSocket(port: port, receiveBuffer: 4096)
+            try socket.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            return socket
+        }
+        defer { client.close() }
+        #expect(try await fixture.eventually { stream.current != nil && fixture.server.statistics.eventStreams == 1 })
+        let events = try #require(stream.current)
+        let frame = ServerSentEvent(event: "message", data: String(repeating: "x", count: 16 * 1024)).frame
+        // What the kernels hold for a window this small is far less than this many events.
+        var outcomes: [SSEStream.Outcome] = []
+        for _ in 0..<4096 where outcomes.last != .dropped { outcomes.append(events.send(frame)) }
+        #expect(outcomes.last == .dropped && outcomes.dropLast().allSatisfy { $0 == .queued })
+        #expect(events.send(frame) == .ignored)
+        #expect(try await fixture.eventually { closed.current == .fellBehind })
+        let peerClosed = try await BlockingWork.run {
+            _ = client.readToEnd()
+            return client.peerClosed()
+        }
+        #expect(peerClosed)
+        #expect(try await fixture.eventually { fixture.server.statistics.eventStreams == 0 })
+    }
 }

@@ -8,11 +8,16 @@ public final class RawSocket: @unchecked Sendable {
     private let descriptor: Int32
     private let closed = Mutex(false)
 
-    public init(port: UInt16, host: String = "127.0.0.1", receiveTimeoutSeconds: Int = 10) throws {
+    /// - Parameter receiveBuffer: the kernel's receive buffer in bytes, set before connecting so that
+    ///   the window it advertises stays that small (a client that never reads then holds little).
+    public init(port: UInt16, host: String = "127.0.0.1", receiveTimeoutSeconds: Int = 10, receiveBuffer: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawSocketError("socket() failed: errno \(errno)") }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBuffer {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
