@@ -180,14 +180,17 @@ public final class UpgradedConnection: @unchecked Sendable {
     }
 
     private func finish(_ reason: CloseReason) {
+        // An open connection stays in its server's registry until its socket is back with
+        // libmicrohttpd (`returnSocket`): a server that stops meanwhile must wait for that, since
+        // stopping frees the handle the return goes through.
         let closing: (wasOpen: Bool, unregister: (@Sendable () -> Void)?)? = state.withLock { state in
-            defer { state.unregister = nil }
             switch state.phase {
             case .closed:
                 return nil
             case .pending:
                 state.phase = .closed
                 state.outbound = []
+                defer { state.unregister = nil }
                 return (false, state.unregister)
             case .open(let socket, _):
                 if reason == .closedByServer { flush(&state, socket: socket) }
@@ -197,7 +200,7 @@ public final class UpgradedConnection: @unchecked Sendable {
                 state.writeSource?.cancel()
                 state.readSource = nil
                 state.writeSource = nil
-                return (true, state.unregister)
+                return (true, nil)
             }
         }
         guard let closing else { return }
@@ -215,12 +218,16 @@ public final class UpgradedConnection: @unchecked Sendable {
     }
 
     private func returnSocket() {
-        let handle: MHDHandle? = state.withLock { state in
-            defer { state.handle = nil }
-            return state.handle
+        let returning: (handle: MHDHandle, unregister: (@Sendable () -> Void)?)? = state.withLock { state in
+            defer {
+                state.handle = nil
+                state.unregister = nil
+            }
+            return state.handle.map { ($0, state.unregister) }
         }
-        guard let handle else { return }
-        _ = airlab_mhd_upgrade_close(handle.pointer)
+        guard let returning else { return }
+        _ = airlab_mhd_upgrade_close(returning.handle.pointer)
+        returning.unregister?()
         released.leave()
     }
 }

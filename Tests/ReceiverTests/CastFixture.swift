@@ -33,7 +33,11 @@ func withDaemon<T>(_ arguments: [String], _ body: (DaemonProcess) async throws -
         await daemon.stop()
         return result
     } catch {
-        await daemon.stop()
+        // What the daemon said is the first thing to read when a test against it fails.
+        let running = daemon.process.isRunning
+        let status = await daemon.stop()
+        let said = daemon.stderr.split(separator: "\n").suffix(20).joined(separator: "\n")
+        Issue.record("airlabd \(running ? "was running" : "had exited (status \(status.map(String.init) ?? "unknown"))"); its last lines on stderr:\n\(said)")
         throw error
     }
 }
