@@ -100,21 +100,35 @@ struct XMLPropertyListWriter {
     // MARK: - Bytes
 
     private mutating func indent(_ depth: Int) {
-        for _ in 0..<depth { bytes.append(UInt8(ascii: "\t")) }
+        let tabs: StaticString = "\t\t\t\t\t\t\t\t"
+        var left = depth
+        while left > 0 {
+            let count = min(left, tabs.utf8CodeUnitCount)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: tabs.utf8Start, count: count))
+            left -= count
+        }
     }
 
     private mutating func append(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// Character data: `&` and `<` must be escaped, and `>` is, so that `]]>` can never appear.
+    /// Character data: `&` and `<` must be escaped, and `>` is, so that `]]>` can never appear. Text
+    /// without them (every key, nearly every value) is copied whole.
     private mutating func appendEscaped(_ text: String) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): append("&amp;")
-            case UInt8(ascii: "<"): append("&lt;")
-            case UInt8(ascii: ">"): append("&gt;")
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            guard utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else {
+                bytes.append(contentsOf: utf8)
+                return
+            }
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "&"): append("&amp;")
+                case UInt8(ascii: "<"): append("&lt;")
+                case UInt8(ascii: ">"): append("&gt;")
+                default: bytes.append(byte)
+                }
             }
         }
     }
