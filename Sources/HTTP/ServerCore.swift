@@ -62,9 +62,12 @@ final class ServerCore: @unchecked Sendable {
         let closure = Unmanaged.passUnretained(self).toOpaque()
         let isIPv6 = address.isIPv6
         let seed = nonceSeed?.bytes
+        // libmicrohttpd gives each thread a share of the connection limit, and refuses a share of none.
+        let limit = max(0, configuration.connectionLimit)
+        let threads = limit == 0 ? configuration.pollingThreads : min(configuration.pollingThreads, limit)
         let daemon = address.withSockaddr { sockaddr in
             airlab_mhd_start(
-                sockaddr, isIPv6, UInt32(clamping: configuration.connectionLimit),
+                sockaddr, isIPv6, UInt32(clamping: max(1, threads)), UInt32(clamping: limit),
                 UInt32(clamping: max(0, configuration.idleTimeoutSeconds)), Self.connectionMemory,
                 seed?.baseAddress, seed?.count ?? 0, seed == nil ? 0 : Self.nonceSlots,
                 DaemonCallbacks.access, DaemonCallbacks.completed, DaemonCallbacks.connection, DaemonCallbacks.requestLine,
