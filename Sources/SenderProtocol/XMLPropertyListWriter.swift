@@ -11,11 +11,11 @@ struct XMLPropertyListWriter {
         case dictionary, array
     }
 
-    private var bytes: [UInt8] = []
+    private let bytes: ByteBlock
 
     /// A document begun with its declaration, DOCTYPE and `<plist>`; `capacity` is the bytes to reserve.
-    init(capacity: Int = 1024) {
-        bytes.reserveCapacity(capacity)
+    init(capacity: Int = 1536) {
+        bytes = ByteBlock(capacity: capacity)
         append("""
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -27,7 +27,7 @@ struct XMLPropertyListWriter {
     /// The whole document, closed.
     consuming func document() -> Data {
         append("</plist>\n")
-        return Data(bytes)
+        return bytes.take()
     }
 
     // MARK: - Elements, each on its own line at `depth` tabs
@@ -50,14 +50,14 @@ struct XMLPropertyListWriter {
         indent(depth)
         append("<real>")
         // Reals of up to 15 characters are small strings: no allocation.
-        bytes.append(contentsOf: XMLPropertyList.realText(value).utf8)
+        appendVerbatim(XMLPropertyList.realText(value))
         append("</real>\n")
     }
 
     mutating func integer(_ value: Int64, depth: Int) {
         indent(depth)
         append("<integer>")
-        bytes.append(contentsOf: String(value).utf8)
+        appendVerbatim(String(value))
         append("</integer>\n")
     }
 
@@ -77,7 +77,7 @@ struct XMLPropertyListWriter {
     mutating func date(_ value: Date, depth: Int) {
         indent(depth)
         append("<date>")
-        bytes.append(contentsOf: value.formatted(.iso8601).utf8)
+        appendVerbatim(value.formatted(.iso8601))
         append("</date>\n")
     }
 
@@ -104,13 +104,21 @@ struct XMLPropertyListWriter {
         var left = depth
         while left > 0 {
             let count = min(left, tabs.utf8CodeUnitCount)
-            bytes.append(contentsOf: UnsafeBufferPointer(start: tabs.utf8Start, count: count))
+            bytes.append(tabs.utf8Start, count: count)
             left -= count
         }
     }
 
     private mutating func append(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        bytes.append(text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+
+    /// Text that needs no escaping: numbers and dates.
+    private mutating func appendVerbatim(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            if let base = utf8.baseAddress { bytes.append(base, count: utf8.count) }
+        }
     }
 
     /// Character data: `&` and `<` must be escaped, and `>` is, so that `]]>` can never appear. Text
@@ -119,7 +127,7 @@ struct XMLPropertyListWriter {
         var text = text
         text.withUTF8 { utf8 in
             guard utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else {
-                bytes.append(contentsOf: utf8)
+                if let base = utf8.baseAddress { bytes.append(base, count: utf8.count) }
                 return
             }
             for byte in utf8 {
@@ -131,5 +139,49 @@ struct XMLPropertyListWriter {
                 }
             }
         }
+    }
+}
+
+/// The document's bytes in one block from malloc, which grows by doubling and becomes the `Data` it
+/// ends as without a copy.
+private final class ByteBlock {
+    private var start: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+    /// The block belongs to the `Data` that `take()` made.
+    private var taken = false
+
+    init(capacity: Int) {
+        self.capacity = max(64, capacity)
+        start = malloc(self.capacity)!.assumingMemoryBound(to: UInt8.self)
+    }
+
+    deinit {
+        if !taken { free(start) }
+    }
+
+    func append(_ source: UnsafePointer<UInt8>, count added: Int) {
+        reserve(added)
+        (start + count).update(from: source, count: added)
+        count += added
+    }
+
+    func append(_ byte: UInt8) {
+        reserve(1)
+        start[count] = byte
+        count += 1
+    }
+
+    /// The bytes written, as `Data` that frees them; nothing may be written afterwards.
+    func take() -> Data {
+        taken = true
+        return Data(bytesNoCopy: start, count: count, deallocator: .free)
+    }
+
+    private func reserve(_ added: Int) {
+        assert(!taken, "written after the document was taken")
+        guard count + added > capacity else { return }
+        while count + added > capacity { capacity *= 2 }
+        start = realloc(start, capacity)!.assumingMemoryBound(to: UInt8.self)
     }
 }
