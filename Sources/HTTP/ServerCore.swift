@@ -51,7 +51,7 @@ final class ServerCore: @unchecked Sendable {
     /// Each connection's memory pool in libmicrohttpd: the request head and the response head live in
     /// it, and bodies pass through it in pieces. libmicrohttpd 0.9.75 zeroes the whole pool before every
     /// keep-alive request, so its size is paid per request: at 64 KiB that was an eighth of the CPU of
-    /// a `/playback-info` answer. 16 KiB holds heads of about 12 KiB (nginx's default is 8 KiB a line).
+    /// a `/playback-info` answer. 16 KiB holds heads of about 15 KiB (nginx's default is 8 KiB a line).
     static let connectionMemory = 16 * 1024
 
     // MARK: - Lifecycle
