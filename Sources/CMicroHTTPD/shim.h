@@ -16,13 +16,15 @@ typedef void *(*airlab_mhd_request_line_callback)(void *closure, const char *uri
 
 /// Starts a daemon with its own polling thread (epoll on Linux), suspend/resume and upgrades allowed,
 /// bound to `address`. One closure serves every callback; a zero limit or timeout means none.
+/// `threads` above 1 polls with that many threads, each accepting connections and serving its own
+/// (libmicrohttpd shares the connection limit among them).
 /// `timeout_seconds` is libmicrohttpd's idle timeout: silence on a connection that is not suspended.
 ///
 /// `digest_random` seeds the Digest nonces and must stay unchanged until the daemon stops;
 /// `nonce_nc_slots` is how many nonces libmicrohttpd remembers at once (0 when nothing is protected).
 static inline struct MHD_Daemon *airlab_mhd_start(
     const struct sockaddr *address, bool ipv6,
-    unsigned int connection_limit, unsigned int timeout_seconds, size_t memory_limit,
+    unsigned int threads, unsigned int connection_limit, unsigned int timeout_seconds, size_t memory_limit,
     const void *digest_random, size_t digest_random_size, unsigned int nonce_nc_slots,
     MHD_AccessHandlerCallback access, MHD_RequestCompletedCallback completed,
     MHD_NotifyConnectionCallback connection_notify, airlab_mhd_request_line_callback request_line,
@@ -32,6 +34,7 @@ static inline struct MHD_Daemon *airlab_mhd_start(
     if (ipv6) flags |= MHD_USE_IPv6;
     return MHD_start_daemon(flags, 0, NULL, NULL, access, closure,
         MHD_OPTION_SOCK_ADDR, address,
+        MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0u,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,

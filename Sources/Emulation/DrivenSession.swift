@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One session on a `SessionDriver`: what its owner commands and reads. Commands are applied at the
 /// clock's now, after everything due has fired; their outputs reach the owner's callbacks before the
 /// call returns (unless it is made from one of this session's own callbacks).
@@ -7,6 +9,18 @@ public final class DrivenSession: Sendable {
     public let driver: SessionDriver
     let id: UInt64
     private let outbox: SessionOutbox
+    /// The engine as `activeEngineNow` last read it from the driver, kept until the driver's next
+    /// change: senders poll many times a second, and between changes only the clock moves.
+    private let lastRead = Mutex<LastRead?>(nil)
+
+    private struct LastRead {
+        /// The driver's change count when it was read.
+        var changeCount: UInt64
+        /// nil once the session has ended.
+        var engine: PlaybackEngine?
+        /// The clock's time at the session's time 0.
+        var origin: Double
+    }
 
     init(driver: SessionDriver, id: UInt64, outbox: SessionOutbox) {
         self.driver = driver
@@ -43,9 +57,22 @@ public final class DrivenSession: Sendable {
         advancedToNow(driver.read(id) { ($0.engine, driver.sessionTime(of: $0)) }!)
     }
 
-    /// `engineNow` while the session plays, nil once it has ended: one look under the lock.
+    /// `engineNow` while the session plays, nil once it has ended. Read from the driver only after it
+    /// changed something; until then the engine last read is advanced to now, as the driver's would be.
     public var activeEngineNow: PlaybackEngine? {
-        driver.read(id) { $0.report == nil ? ($0.engine, driver.sessionTime(of: $0)) : nil }!.map(advancedToNow)
+        let changeCount = driver.changeCount
+        var read = lastRead.withLock { $0 }
+        if read?.changeCount != changeCount {
+            let fresh = driver.read(id, counted: { session, count in
+                LastRead(changeCount: count, engine: session.report == nil ? session.engine : nil, origin: session.origin)
+            })!
+            lastRead.withLock { last in
+                if last.map({ $0.changeCount < fresh.changeCount }) ?? true { last = fresh }
+            }
+            read = fresh
+        }
+        guard let read, let engine = read.engine else { return nil }
+        return advancedToNow((engine, driver.sessionTime(of: engine, origin: read.origin)))
     }
 
     public var isActive: Bool { driver.read(id) { $0.report == nil }! }

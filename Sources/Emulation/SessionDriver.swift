@@ -17,6 +17,9 @@ import Synchronization
 public final class SessionDriver: Sendable {
     public let clock: any PlaybackClock
     private let state = Mutex(State())
+    /// Counts the changes to any session, each counted under the lock once it is made: a reader that
+    /// finds the count as it was at its last read sees the same sessions, only later on their clocks.
+    private let changes = Atomic<UInt64>(0)
 
     private struct State {
         var sessions: [UInt64: Running] = [:]
@@ -94,7 +97,7 @@ public final class SessionDriver: Sendable {
     /// Starts a session now: its clock starts at 0 and it plays from `setup.startPosition`.
     public func start(_ setup: SessionSetup, callbacks: SessionCallbacks = SessionCallbacks()) -> DrivenSession {
         let outbox = SessionOutbox(callbacks: callbacks)
-        let (id, outboxes) = state.withLock { state in
+        let (id, outboxes) = changing { state in
             let id = state.nextID
             state.nextID += 1
             var reloads: Reloads?
@@ -142,7 +145,7 @@ public final class SessionDriver: Sendable {
     /// Runs `body` on an active session at the clock's now, after firing everything due; nil when the
     /// session has ended (before or while catching up).
     private func change<T: Sendable>(_ id: UInt64, _ body: (inout State, Double) -> T) -> T? {
-        let (result, outboxes): (T?, [SessionOutbox]) = state.withLock { state in
+        let (result, outboxes): (T?, [SessionOutbox]) = changing { state in
             guard state.sessions[id]?.report == nil else { return (nil, []) }
             fireDue(in: &state)
             // The time only: a copy of the session kept over `body` would share its recorder's arrays,
@@ -162,7 +165,7 @@ public final class SessionDriver: Sendable {
 
     /// Forgets a session whose handle is gone.
     func forget(_ id: UInt64) {
-        state.withLock { state in
+        changing { state in
             state.sessions[id]?.fetches?.running.values.forEach { $0.cancel() }
             state.sessions[id] = nil
             state.upcoming[id] = nil
@@ -170,7 +173,23 @@ public final class SessionDriver: Sendable {
         }
     }
 
+    /// Every change to the sessions goes through here.
+    private func changing<T: Sendable>(_ body: (inout State) -> T) -> T {
+        state.withLock { state in
+            defer { changes.add(1, ordering: .releasing) }
+            return body(&state)
+        }
+    }
+
     // MARK: - Reads
+
+    /// How many changes the sessions have seen; unchanged, nothing but the clock has moved.
+    var changeCount: UInt64 { changes.load(ordering: .acquiring) }
+
+    /// `body` on the session and the change count it was read at, under the lock.
+    func read<T: Sendable>(_ id: UInt64, counted body: (Running, UInt64) -> T) -> T? {
+        state.withLock { state in state.sessions[id].map { body($0, changes.load(ordering: .relaxed)) } }
+    }
 
     func read<T: Sendable>(_ id: UInt64, _ body: (Running) -> T) -> T? {
         state.withLock { state in state.sessions[id].map(body) }
@@ -178,7 +197,11 @@ public final class SessionDriver: Sendable {
 
     /// The session's time now on the clock (never before its engine's).
     func sessionTime(of session: Running) -> Double {
-        max(session.engine.now, clock.now - session.origin)
+        sessionTime(of: session.engine, origin: session.origin)
+    }
+
+    func sessionTime(of engine: PlaybackEngine, origin: Double) -> Double {
+        max(engine.now, clock.now - origin)
     }
 
     /// Runs `body` with the session's engine in delivery order (see `SessionOutbox.subscribe`).
@@ -381,7 +404,7 @@ public final class SessionDriver: Sendable {
     }
 
     private func alarmWentOff(_ generation: UInt64) {
-        let outboxes = state.withLock { state in
+        let outboxes = changing { state in
             if state.alarm?.generation == generation { state.alarm = nil }
             fireDue(in: &state)
             reschedule(&state)

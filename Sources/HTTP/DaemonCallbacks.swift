@@ -1,8 +1,9 @@
 import CMicroHTTPD
 import Foundation
 
-/// The C functions libmicrohttpd calls, all on its polling thread. Each turns its arguments into
-/// Swift values and hands them to the `ServerCore` whose address is the closure.
+/// The C functions libmicrohttpd calls, on its polling threads (a connection's always on the same
+/// one). Each turns its arguments into Swift values and hands them to the `ServerCore` whose address
+/// is the closure.
 enum DaemonCallbacks {
     /// Throwing away more than this many times the body cap means a client that will not stop
     /// sending; its connection is dropped instead of answered.

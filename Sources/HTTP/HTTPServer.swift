@@ -3,7 +3,8 @@ import Synchronization
 /// An HTTP/1.1 server on libmicrohttpd: keep-alive, a body cap, a connection limit, idle timeouts,
 /// protocol upgrades and server-sent events.
 ///
-/// libmicrohttpd parses and answers on one polling thread of its own; handlers run in tasks while
+/// libmicrohttpd parses and answers on polling threads of its own (one unless the configuration asks
+/// for more; each connection stays on one of them); handlers run in tasks while
 /// their connection is suspended (see `HTTPResponder`). Requests it cannot parse are answered 400 by
 /// libmicrohttpd before any handler sees them.
 public final class HTTPServer: Sendable {

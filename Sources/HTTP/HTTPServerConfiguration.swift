@@ -29,6 +29,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// grows a send buffer to megabytes. A test origin sets a small one, so that what it logs as sent is
     /// close to what the client has read, and a client's pace reaches it.
     public var sendBufferBytes: Int?
+    /// libmicrohttpd's polling threads, which parse and answer (and run `immediateResponse`); a
+    /// connection stays on the thread that accepted it. One is enough for a receiver among many; a
+    /// server alone in its process may poll with one per core, as nginx runs a worker per core.
+    public var pollingThreads: Int
 
     public static let defaultConnectionLimit = 2048
     public static let defaultRequestTimeoutSeconds: Double = 5
@@ -37,7 +41,8 @@ public struct HTTPServerConfiguration: Sendable {
     public init(
         address: String = "127.0.0.1", port: UInt16 = 0, maxBodySize: Int = 1 << 20, connectionLimit: Int = defaultConnectionLimit,
         requestTimeoutSeconds: Double = defaultRequestTimeoutSeconds, idleTimeoutSeconds: Int = defaultIdleTimeoutSeconds,
-        heartbeatIntervalSeconds: Double = 15, authentication: DigestAuthentication? = nil, sendBufferBytes: Int? = nil
+        heartbeatIntervalSeconds: Double = 15, authentication: DigestAuthentication? = nil, sendBufferBytes: Int? = nil,
+        pollingThreads: Int = 1
     ) {
         self.address = address
         self.port = port
@@ -48,6 +53,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.heartbeatIntervalSeconds = heartbeatIntervalSeconds
         self.authentication = authentication
         self.sendBufferBytes = sendBufferBytes
+        self.pollingThreads = pollingThreads
     }
 }
 

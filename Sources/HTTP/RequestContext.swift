@@ -3,8 +3,8 @@ import Foundation
 /// What the server knows about one request while libmicrohttpd calls back about it; its address is
 /// the request's `con_cls`.
 ///
-/// Only the polling thread touches it, except `response`, which a handler's task sets while the
-/// connection is suspended and which both sides read and write under `ServerCore`'s lock.
+/// Only its connection's polling thread touches it, except `response`, which a handler's task sets
+/// while the connection is suspended and which both sides read and write under `ServerCore`'s lock.
 final class RequestContext: @unchecked Sendable {
     let connection: OpaquePointer
     let connectionID: HTTPConnectionID

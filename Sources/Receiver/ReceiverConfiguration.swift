@@ -31,6 +31,8 @@ public struct ReceiverConfiguration: Sendable {
     public var requestTimeout: Double
     /// Seconds a keep-alive connection may stay silent between requests.
     public var idleTimeout: Int
+    /// The HTTP server's polling threads (`HTTPServerConfiguration.pollingThreads`); a fleet decides.
+    public var pollingThreads = 1
 
     public static let defaultMaxConnections = HTTPServerConfiguration.defaultConnectionLimit
     public static let defaultRequestTimeout = HTTPServerConfiguration.defaultRequestTimeoutSeconds
@@ -75,6 +77,6 @@ public struct ReceiverConfiguration: Sendable {
     var http: HTTPServerConfiguration {
         HTTPServerConfiguration(
             address: address, port: port, connectionLimit: maxConnections, requestTimeoutSeconds: requestTimeout,
-            idleTimeoutSeconds: idleTimeout)
+            idleTimeoutSeconds: idleTimeout, pollingThreads: pollingThreads)
     }
 }

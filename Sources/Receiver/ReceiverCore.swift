@@ -15,6 +15,8 @@ import Synchronization
 final class ReceiverCore: Sendable {
     let configuration: ReceiverConfiguration
     let identity: ReceiverIdentity
+    /// `GET /server-info`'s answer, written once: the identity never changes.
+    let serverInfoDocument: Data
     let planner: CastPlanner
     let hub = EventHub()
     let store: SessionStore
@@ -64,6 +66,7 @@ final class ReceiverCore: Sendable {
             log("group \(group): dropped \(count) listener(s) whose queue was full (they read too slowly)")
         }
         identity = configuration.identity
+        serverInfoDocument = identity.serverInfo.propertyList()
         store = try SessionStore(directory: configuration.stateDirectory)
         for file in store.unreadable { log("state directory: \(file) is not a readable session report; left as it is") }
     }

@@ -7,8 +7,8 @@ import SenderProtocol
 
 /// The sender protocol's routes (DESIGN.md §3) over one receiver.
 ///
-/// Reads that only look at a snapshot (`/playback-info`, `/server-info`, `GET /scrub`) are answered on
-/// the server's polling thread; everything else runs in a task. Every answer carries a reason phrase
+/// Reads that only look at a snapshot and never wait (`/playback-info`, `/server-info`, `GET /scrub`,
+/// `/metrics`) are answered on the server's polling thread; everything else runs in a task. Every answer carries a reason phrase
 /// and a Content-Length (the HTTP module guarantees both); errors are one line of text.
 struct ReceiverResponder: HTTPResponder {
     let core: ReceiverCore
@@ -25,10 +25,12 @@ struct ReceiverResponder: HTTPResponder {
             guard let reading = core.groups.clockReading(path: request.path) else { return nil }
             response = reading
         case .serverInfo:
-            response = HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: core.identity.serverInfo.propertyList())
+            response = HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: core.serverInfoDocument)
         case .scrub:
             let info = core.current?.activeEngineNow.map(PlaybackInfo.init(engine:)) ?? .noSession
             response = .text(info.scrubText(), contentType: "text/parameters")
+        case .metrics:
+            response = metrics()
         default:
             return nil
         }
@@ -92,9 +94,8 @@ struct ReceiverResponder: HTTPResponder {
         case .reverse: return try reverse(request)
         case .events: return events()
         case .sessions: return sessionList()
-        case .metrics: return metrics()
         case .groups, .group: return try await core.groups.respond(to: request)
-        case .serverInfo, .playbackInfo, .scrub:
+        case .serverInfo, .playbackInfo, .scrub, .metrics:
             // The reads the polling thread answers (`immediateResponse`) reach here only if it did not.
             return immediateResponse(to: request) ?? HTTPResponse.text("no endpoint \(request.path)\n", status: 404)
         }

@@ -111,46 +111,6 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
         if status.reason == "waitingForCoordinatedPlayback" { rate = resumeRate }
     }
 
-    /// The XML property list senders parse. Senders poll it several times a second, so its value is
-    /// built directly rather than through an `Encoder` (a third of the time of an answer went there),
-    /// and written directly (see `XMLPropertyList`); `Encodable` writes the same value.
-    public func propertyList() -> Data {
-        propertyListValue.document()
-    }
-
-    /// The keys senders read, with the buffer flags AVPlayerItem derives from the two it keeps.
-    var propertyListValue: XMLPropertyList {
-        var dictionary: [String: XMLPropertyList] = [
-            CodingKeys.position.stringValue: .real(position), CodingKeys.rate.stringValue: .real(rate),
-            CodingKeys.readyToPlay.stringValue: .boolean(readyToPlay), CodingKeys.playbackBufferEmpty.stringValue: .boolean(bufferEmpty),
-            CodingKeys.playbackBufferFull.stringValue: .boolean(!bufferEmpty && readyToPlay),
-            CodingKeys.playbackLikelyToKeepUp.stringValue: .boolean(likelyToKeepUp),
-            CodingKeys.loadedTimeRanges.stringValue: .array(loaded.map { [Self.timeRange($0)] } ?? []),
-            CodingKeys.seekableTimeRanges.stringValue: .array(seekable.map { [Self.timeRange($0)] } ?? []),
-        ]
-        if let duration {
-            dictionary[CodingKeys.duration.stringValue] = .real(duration)
-            dictionary[CodingKeys.timeControlStatus.stringValue] = .string(timeControlStatus)
-        }
-        if let reasonForWaitingToPlay { dictionary[CodingKeys.reasonForWaitingToPlay.stringValue] = .string(reasonForWaitingToPlay) }
-        if let groupID { dictionary[CodingKeys.groupID.stringValue] = .string(groupID) }
-        if let groupSync {
-            if let error = groupSync.error { dictionary[CodingKeys.groupSyncError.stringValue] = .real(error) }
-            dictionary[CodingKeys.groupClockBound.stringValue] = .real(groupSync.clockBound)
-            dictionary[CodingKeys.groupTime.stringValue] = .real(groupSync.groupTime)
-            dictionary[CodingKeys.groupCorrections.stringValue] = .integer(Int64(groupSync.corrections))
-        }
-        if let presentation {
-            dictionary[CodingKeys.presentationMode.stringValue] = .string(presentation.mode.rawValue)
-            dictionary[CodingKeys.pictureInPictureSupported.stringValue] = .boolean(presentation.supportsPictureInPicture)
-            // As AVKit's isPictureInPicturePossible: whether it could start now, so false where unsupported.
-            dictionary[CodingKeys.pictureInPicturePossible.stringValue] = .boolean(presentation.pictureInPictureRefusal == nil)
-            dictionary[CodingKeys.pictureInPictureActive.stringValue] = .boolean(presentation.pictureInPictureActive)
-            dictionary[CodingKeys.requiresLinearPlayback.stringValue] = .boolean(requiresLinearPlayback)
-        }
-        return .dictionary(dictionary)
-    }
-
     /// A range of `loadedTimeRanges` and `seekableTimeRanges`, as AVPlayerItem gives them.
     struct TimeRange: Decodable {
         var start: Double
@@ -194,10 +154,6 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
             presentation = read
             requiresLinearPlayback = try container.decodeIfPresent(Bool.self, forKey: .requiresLinearPlayback) ?? false
         }
-    }
-
-    private static func timeRange(_ range: ClosedRange<Double>) -> XMLPropertyList {
-        .dictionary(["start": .real(range.lowerBound), "duration": .real(range.upperBound - range.lowerBound)])
     }
 
     /// nil for a range that is no range (a negative or non-finite duration).

@@ -19,51 +19,31 @@ public indirect enum XMLPropertyList: Sendable, Equatable, Encodable {
 
     /// The whole document: XML declaration, DOCTYPE, and this value as the plist's root.
     public func document() -> Data {
-        var text = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-            <plist version="1.0">
-
-            """
-        text.reserveCapacity(1024)
-        write(to: &text, depth: 0)
-        text += "</plist>\n"
-        return Data(text.utf8)
+        var writer = XMLPropertyListWriter()
+        write(to: &writer, depth: 0)
+        return writer.document()
     }
 
-    private func write(to text: inout String, depth: Int) {
-        let indent = String(repeating: "\t", count: depth)
-        text += indent
+    private func write(to writer: inout XMLPropertyListWriter, depth: Int) {
         switch self {
-        case .string(let value):
-            text += "<string>\(Self.escaped(value))</string>\n"
-        case .real(let value):
-            text += "<real>\(Self.realText(value))</real>\n"
-        case .integer(let value):
-            text += "<integer>\(value)</integer>\n"
-        case .boolean(let value):
-            text += value ? "<true/>\n" : "<false/>\n"
-        case .date(let value):
-            text += "<date>\(value.formatted(.iso8601))</date>\n"
+        case .string(let value): writer.string(value, depth: depth)
+        case .real(let value): writer.real(value, depth: depth)
+        case .integer(let value): writer.integer(value, depth: depth)
+        case .boolean(let value): writer.boolean(value, depth: depth)
+        case .date(let value): writer.date(value, depth: depth)
         case .array(let values):
-            guard !values.isEmpty else {
-                text += "<array/>\n"
-                return
-            }
-            text += "<array>\n"
-            for value in values { value.write(to: &text, depth: depth + 1) }
-            text += indent + "</array>\n"
+            guard !values.isEmpty else { return writer.empty(.array, depth: depth) }
+            writer.open(.array, depth: depth)
+            for value in values { value.write(to: &writer, depth: depth + 1) }
+            writer.close(.array, depth: depth)
         case .dictionary(let entries):
-            guard !entries.isEmpty else {
-                text += "<dict/>\n"
-                return
-            }
-            text += "<dict>\n"
+            guard !entries.isEmpty else { return writer.empty(.dictionary, depth: depth) }
+            writer.open(.dictionary, depth: depth)
             for key in entries.keys.sorted() {
-                text += indent + "\t<key>\(Self.escaped(key))</key>\n"
-                entries[key]!.write(to: &text, depth: depth + 1)
+                writer.key(key, depth: depth + 1)
+                entries[key]!.write(to: &writer, depth: depth + 1)
             }
-            text += indent + "</dict>\n"
+            writer.close(.dictionary, depth: depth)
         }
     }
 
@@ -73,24 +53,6 @@ public indirect enum XMLPropertyList: Sendable, Equatable, Encodable {
         if value.isNaN { return "nan" }
         if value.isInfinite { return value < 0 ? "-infinity" : "+infinity" }
         return value.description
-    }
-
-    /// Character data: `&` and `<` must be escaped, and `>` is, so that `]]>` can never appear.
-    static func escaped(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else {
-            return text
-        }
-        var result = ""
-        result.reserveCapacity(text.utf8.count + 16)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            default: result.unicodeScalars.append(character)
-            }
-        }
-        return result
     }
 
     /// As the value it stands for (a dictionary as an object, a date as a date), so a type whose

@@ -42,33 +42,49 @@ private func serializationReference(_ info: PlaybackInfo) throws -> Data {
 
 @Suite("XML property lists written directly")
 struct XMLPropertyListTests {
-    @Test(
-        "playback info parses back to exactly what PropertyListSerialization wrote for it",
-        arguments: [
-            PlaybackInfo.noSession,
-            PlaybackInfo(
-                duration: 1200, position: 29.902387333742151, rate: 1, readyToPlay: true, bufferEmpty: false,
-                loaded: 29.902387333742151...1200, seekable: 0...1200),
-            PlaybackInfo(
-                duration: 0.1 + 0.2, position: 1e-7, rate: 0, readyToPlay: false, bufferEmpty: true,
-                loaded: 1e-7...(0.1 + 0.2), seekable: 0...(0.1 + 0.2)),
-            PlaybackInfo(
-                duration: 1e21, position: 123_456_789.123_456_79, rate: -2, readyToPlay: true, bufferEmpty: false,
-                loaded: nil, seekable: 0...1e21),
-            PlaybackInfo(
-                duration: .greatestFiniteMagnitude, position: .leastNonzeroMagnitude, rate: 0.5, readyToPlay: true,
-                bufferEmpty: false),
-            {
-                var grouped = PlaybackInfo(duration: 60, position: 12, rate: 0, readyToPlay: true, bufferEmpty: false)
-                grouped.follow(group: "g1", status: ("waitingToPlayAtSpecifiedRate", "waitingForCoordinatedPlayback"), resumeRate: 1)
-                grouped.groupSync = PlaybackInfo.GroupSync(error: -0.0125, clockBound: 0.0004, groupTime: 17.25, corrections: 2)
-                return grouped
-            }(),
-        ])
+    /// Answers of every shape: no session, playing, waiting, extreme numbers, grouped.
+    static let samples: [PlaybackInfo] = [
+        PlaybackInfo.noSession,
+        PlaybackInfo(
+            duration: 1200, position: 29.902387333742151, rate: 1, readyToPlay: true, bufferEmpty: false,
+            loaded: 29.902387333742151...1200, seekable: 0...1200),
+        PlaybackInfo(
+            duration: 0.1 + 0.2, position: 1e-7, rate: 0, readyToPlay: false, bufferEmpty: true,
+            loaded: 1e-7...(0.1 + 0.2), seekable: 0...(0.1 + 0.2)),
+        PlaybackInfo(
+            duration: 1e21, position: 123_456_789.123_456_79, rate: -2, readyToPlay: true, bufferEmpty: false,
+            loaded: nil, seekable: 0...1e21),
+        PlaybackInfo(
+            duration: .greatestFiniteMagnitude, position: .leastNonzeroMagnitude, rate: 0.5, readyToPlay: true,
+            bufferEmpty: false),
+        {
+            var grouped = PlaybackInfo(duration: 60, position: 12, rate: 0, readyToPlay: true, bufferEmpty: false)
+            grouped.follow(group: "g1", status: ("waitingToPlayAtSpecifiedRate", "waitingForCoordinatedPlayback"), resumeRate: 1)
+            grouped.groupSync = PlaybackInfo.GroupSync(error: -0.0125, clockBound: 0.0004, groupTime: 17.25, corrections: 2)
+            return grouped
+        }(),
+        {
+            var pictureInPicture = PlaybackInfo(duration: 15, position: 3.5, rate: 1, readyToPlay: false, bufferEmpty: true)
+            var presentation = Presentation(supportsPictureInPicture: true)
+            presentation.mode = .pictureInPicture
+            pictureInPicture.presentation = presentation
+            pictureInPicture.requiresLinearPlayback = true
+            pictureInPicture.timeControlStatus = "waitingToPlayAtSpecifiedRate"
+            pictureInPicture.reasonForWaitingToPlay = "a <reason> & more"
+            return pictureInPicture
+        }(),
+    ]
+
+    @Test("playback info parses back to exactly what PropertyListSerialization wrote for it", arguments: samples)
     func playbackInfoMatchesSerialization(info: PlaybackInfo) throws {
         let written = try #require(try parse(info.propertyList()) as? NSDictionary)
         let reference = try #require(try parse(serializationReference(info)) as? NSDictionary)
         #expect(written.isEqual(reference), "written \(written) but PropertyListSerialization gives \(reference)")
+    }
+
+    @Test("playback info written straight as bytes is byte for byte the document of its value, keys sorted", arguments: samples)
+    func playbackInfoBytesMatchTheValue(info: PlaybackInfo) {
+        #expect(info.propertyList() == info.propertyListValue.document(), "\(String(decoding: info.propertyList(), as: UTF8.self))")
     }
 
     @Test("playback info of an engine mid-playback parses back to the same values")
