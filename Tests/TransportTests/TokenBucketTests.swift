@@ -1,8 +1,9 @@
 import Emulation
 import Testing
+import TestSupport
 import Transport
 
-@Suite("Token bucket and time ledger")
+@Suite("Token bucket and time ledger", .ownThread)
 struct TokenBucketTests {
     @Test("any sequence of chunks drains at the bucket's rate, within one burst and one chunk (seeded, 300 cases)")
     func drainsAtRate() {
