@@ -7,7 +7,7 @@ import Testing
 /// whatever the other participants declared, plans past their bounds are refused, and the neighbour's
 /// routes answer while its session's events arrive complete and in order. (How fast the neighbour
 /// answers meanwhile is measured by `make bench`'s `isolation`, not asserted.)
-@Suite("A receiver's group traffic does not stall its neighbours", .serialized)
+@Suite("A receiver's group traffic does not stall its neighbours", .serialized, .ownThread)
 struct GroupIsolationTests {
     static let fleet = ["--profile", "apple-tv-4k*2", "--port", "0", "--time-scale", "4"]
     static let stalledListeners = 200
