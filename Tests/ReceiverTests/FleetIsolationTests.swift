@@ -60,7 +60,9 @@ struct FleetIsolationTests {
                 let skipped = report["skipped"] as? [[String: Any]] ?? []
                 #expect(Set(skipped.compactMap { $0["eventID"] as? String }) == Set(Self.hostileAssets.keys), "\(skipped)")
                 for entry in skipped {
-                    #expect((entry["reason"] as? String ?? "").isEmpty == false, "\(entry)")
+                    let (id, reason) = (entry["eventID"] as? String ?? "?", entry["reason"] as? String ?? "")
+                    let expected = Self.hostileReasons[id] ?? "?"
+                    #expect(reason.contains(expected), "\(id) is skipped for '\(reason)', not for '\(expected)'")
                 }
                 let played = (report["timeline"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "interstitial" }
                 #expect(played.isEmpty, "\(played)")
@@ -69,6 +71,7 @@ struct FleetIsolationTests {
                     let named = diagnostics.filter { ($0["code"] as? String)?.hasPrefix("asset.") == true && ($0["message"] as? String ?? "").contains(id) }
                     #expect(!named.isEmpty, "no asset diagnostic names \(id): \(diagnostics)")
                 }
+                // The reads in flight hold at most the fetch budget; one playlist at its cap may be parsed besides.
                 let after = try ProcessMemory.read(pid: daemon.process.pid)
                 let budget = idle.resident + ProcessMemory.fetchBudget + ProcessMemory.playlistCap
                 #expect(after.peak <= budget, "peak \(after.peak >> 20) MiB against \(budget >> 20) MiB (idle \(idle.resident >> 20) MiB)")
@@ -123,6 +126,14 @@ struct FleetIsolationTests {
         "garbage-media": "garbage-media.m3u8",
         "endless": "_endless/ad.m3u8",
         "huge": "huge.m3u8",
+    ]
+
+    /// What each hostile interstitial's skip gives as its reason.
+    static let hostileReasons = [
+        "garbage": "is not a usable playlist",
+        "garbage-media": "cannot be probed",
+        "endless": "too large",
+        "huge": "too large",
     ]
 
     /// `hostile.m3u8`: the fixture's primary with an interstitial every 2 s whose asset is hostile:
