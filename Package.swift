@@ -121,7 +121,7 @@ let package = Package(
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
         .executableTarget(
             name: "airlab-bench",
-            dependencies: ["ChildProcess", "HLS", "Media", "MediaValues", "Casting", "Conformance", "Emulation", "Origin", "Transport"]),
+            dependencies: ["ChildProcess", "HLS", "HTTP", "Media", "MediaValues", "Casting", "Conformance", "Emulation", "Origin", "Transport"]),
 
         // MARK: - Fuzzing
 

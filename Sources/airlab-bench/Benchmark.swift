@@ -79,6 +79,15 @@ extension BenchmarkContext {
     }
 }
 
+extension BenchmarkContext {
+    /// The 1-minute load average, from /proc/loadavg: a busy machine makes the numbers noisy, p99 most
+    /// of all, and the reader should know.
+    static func loadAverage() -> Double? {
+        let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)
+        return text?.split(separator: " ").first.flatMap { Double($0) }
+    }
+}
+
 struct BenchmarkError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }

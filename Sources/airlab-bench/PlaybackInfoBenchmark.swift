@@ -70,7 +70,7 @@ struct PlaybackInfoBenchmark: Benchmark {
     }
 
     mutating func run(_ context: BenchmarkContext) throws -> [String] {
-        let load = Self.loadAverage()
+        let load = BenchmarkContext.loadAverage()
         for url in [playbackInfoURL, staticFileURL] {
             _ = try context.runProcess(wrk, Self.warmUp + [url])
         }
@@ -112,12 +112,6 @@ struct PlaybackInfoBenchmark: Benchmark {
         return report
     }
 
-    /// The 1-minute load average, from /proc/loadavg.
-    private static func loadAverage() -> Double? {
-        let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)
-        return text?.split(separator: " ").first.flatMap { Double($0) }
-    }
-
     /// `GET /playback-info` once; throws unless a session is playing (its plist then carries `duration`).
     private func playbackInfo(_ context: BenchmarkContext) throws -> String {
         let body = try context.runProcess(curl, ["--silent", "--show-error", "--fail", "--max-time", "10", playbackInfoURL])
@@ -127,24 +121,10 @@ struct PlaybackInfoBenchmark: Benchmark {
         return body
     }
 
-    /// A VOD of `streamMinutes` minutes made cheaply: ffmpeg encodes one small 6 s segment once, and the
-    /// playlist lists it again and again. The receiver probes the first segment and plays on its clock.
+    /// A VOD of `streamMinutes` minutes of one segment listed again and again.
     private func makeStream(in media: URL, _ context: BenchmarkContext) throws {
-        let segment = media.appendingPathComponent("segment.ts")
-        if !FileManager.default.fileExists(atPath: segment.path) {
-            let partial = media.appendingPathComponent(".segment.partial.ts")
-            _ = try context.runProcess(try BenchmarkContext.executable("ffmpeg", package: "ffmpeg"), [
-                "-v", "error", "-y", "-nostdin",
-                "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=30:duration=6",
-                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=6",
-                "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "30",
-                "-c:a", "aac", "-ac", "2", "-f", "mpegts", partial.path,
-            ])
-            try FileManager.default.moveItem(at: partial, to: segment)
-        }
-        let count = Self.streamMinutes * 60 / 6
-        let playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n"
-            + String(repeating: "#EXTINF:6.0,\nsegment.ts\n", count: count) + "#EXT-X-ENDLIST\n"
+        _ = try BenchmarkMedia.segment(in: media, context)
+        let playlist = BenchmarkMedia.playlist(repeating: "segment.ts", count: Self.streamMinutes * 60 / 6)
         try playlist.write(to: media.appendingPathComponent("show.m3u8"), atomically: true, encoding: .utf8)
     }
 }

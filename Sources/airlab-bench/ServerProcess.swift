@@ -79,7 +79,8 @@ func freeLoopbackPort() throws -> UInt16 {
     return UInt16(bigEndian: address.sin_port)
 }
 
-private func loopback(port: UInt16) -> sockaddr_in {
+/// 127.0.0.1:`port` as a socket address.
+func loopback(port: UInt16) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian

@@ -6,8 +6,8 @@ import Testing
 /// The rules are asserted, not durations: slow listeners are dropped and counted, answers stay small
 /// whatever the other participants declared, plans past their bounds are refused, and the neighbour's
 /// routes answer while its session's events arrive complete and in order. (How fast the neighbour
-/// answers meanwhile is measured by `scripts/group-isolation-bench`, not asserted.)
-@Suite("A receiver's group traffic does not stall its neighbours", .serialized)
+/// answers meanwhile is measured by `make bench`'s `isolation`, not asserted.)
+@Suite("A receiver's group traffic does not stall its neighbours", .serialized, .ownThread)
 struct GroupIsolationTests {
     static let fleet = ["--profile", "apple-tv-4k*2", "--port", "0", "--time-scale", "4"]
     static let stalledListeners = 200
@@ -31,7 +31,7 @@ struct GroupIsolationTests {
                 defer { stalled.forEach { $0.close() } }
 
                 async let attack = Self.relayUntilDropped(port: victim, listeners: Self.stalledListeners)
-                try await Self.castsNormally(port: neighbour, media: media)
+                try await NeighbourCast.playsNormally(port: neighbour, media: media, simulated: try await NeighbourCast.simulated(media, profile: "apple-tv-4k"))
                 let dropped = try await attack
                 #expect(dropped == Self.stalledListeners, "listeners dropped for falling behind")
                 let closed = try await BlockingWork.run {
@@ -55,7 +55,7 @@ struct GroupIsolationTests {
                 let reply = try await HTTPTestClient.send(port: victim, "POST", "/groups", json: ["id": "g", "contentID": "show"])
                 try #require(reply.status == 201, "\(reply)")
                 async let attack = Self.joinWithHugePlans(port: victim)
-                try await Self.castsNormally(port: neighbour, media: media)
+                try await NeighbourCast.playsNormally(port: neighbour, media: media, simulated: try await NeighbourCast.simulated(media, profile: "apple-tv-4k"))
                 try await attack
             }
         }
@@ -124,25 +124,5 @@ struct GroupIsolationTests {
         #expect(members.count == 17 && declared == 16 * limit)
         let listing = try await HTTPTestClient.send(port: port, "GET", "/groups")
         #expect(listing.status == 200 && !listing.text.contains("\"ads\"") && listing.body.count < 1024, "\(listing)")
-    }
-
-    // MARK: - The neighbour
-
-    /// A cast on the neighbour, heard from its start to its end on `/events`: its routes answer, and
-    /// its events arrive whole and in order.
-    static func castsNormally(port: UInt16, media: CastFixture) async throws {
-        let stream = try await EventStreamListener.connect(port: port)
-        let cast = try await HTTPTestClient.send(port: port, "POST", "/play", json: ["url": media.playlist, "detached": true])
-        try #require(cast.status == 200, "\(cast)")
-        let groups = try await HTTPTestClient.send(port: port, "GET", "/groups")
-        #expect(groups.status == 200 && (groups.json as? [String: Any])?["groups"] as? [Any] != nil, "\(groups)")
-        #expect(try await HTTPTestClient.send(port: port, "GET", "/playback-info").status == 200)
-        let events = try await stream.eventsUntilEnded()
-        let kinds = events.dropFirst().map { $0["kind"] as? String ?? "?" }
-        #expect(kinds.first == "state-changed" && kinds.last == "ended", "\(kinds)")
-        let started = events.filter { $0["kind"] as? String == "interstitial-started" }.compactMap { $0["eventID"] as? String }
-        #expect(started == ["ad-matching", "ad-mismatching"])
-        let times = events.dropFirst().compactMap { $0["time"] as? Double }
-        #expect(times == times.sorted())
     }
 }

@@ -1,0 +1,139 @@
+import Foundation
+import HTTP
+
+/// Blocking calls to a receiver from the benchmark's own threads, each on a connection of its own, as
+/// a sender's poll makes them (the connection's setup is part of what it waits for).
+enum ReceiverCall {
+    static func send(port: UInt16, _ method: String, _ target: String, json: Data? = nil) throws -> HTTPClientResponse {
+        let connection = try HTTPClientConnection(host: "127.0.0.1", port: port, timeout: 120)
+        defer { connection.close() }
+        let headers: HTTPHeaders = json == nil ? [:] : ["Content-Type": "application/json"]
+        return try connection.send(HTTPClientRequest(method: method, target: target, headers: headers, body: json ?? Data()))
+    }
+
+    /// `send`, or a `BenchmarkError` naming the call unless it is answered with `expected`.
+    @discardableResult
+    static func expect(_ expected: Int, port: UInt16, _ method: String, _ target: String, json: Data? = nil) throws -> HTTPClientResponse {
+        let response = try send(port: port, method, target, json: json)
+        guard response.status == expected else {
+            throw BenchmarkError("\(method) \(target) answered \(response.status): \(response.text.prefix(300))")
+        }
+        return response
+    }
+
+    static func json(_ object: Any) -> Data {
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+    }
+}
+
+/// Seconds since some fixed point of the monotonic clock.
+func monotonicSeconds() -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+}
+
+/// The times of one route, in seconds.
+struct Latencies {
+    var samples: [Double] = []
+
+    var median: Double { quantile(0.5) }
+    var p99: Double { quantile(0.99) }
+
+    func quantile(_ q: Double) -> Double {
+        guard !samples.isEmpty else { return .nan }
+        let sorted = samples.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * q).rounded(.down)))]
+    }
+}
+
+/// What the probe measured on the neighbour in one phase.
+struct NeighbourFigures {
+    var playbackInfo = Latencies()
+    var groups = Latencies()
+    var play = Latencies()
+    /// From `/play` answered to the new session's first event on `/events`.
+    var firstEvent = Latencies()
+
+    var routes: [(name: String, latencies: Latencies)] {
+        [("/playback-info", playbackInfo), ("/groups", groups), ("/play", play), ("/events' first event", firstEvent)]
+    }
+
+    /// `GET /playback-info median 0.21 ms p99 0.80 ms; …; 900 rounds`
+    var absolute: String {
+        routes.map { String(format: "%@ median %.2f ms p99 %.2f ms", $0.name, $0.latencies.median * 1000, $0.latencies.p99 * 1000) }
+            .joined(separator: "; ") + "; \(play.samples.count) rounds"
+    }
+
+    /// Each figure as a ratio to `idle`'s: `/playback-info median 1.1x p99 3.0x; …`
+    func ratios(to idle: NeighbourFigures) -> String {
+        zip(routes, idle.routes).map { busy, quiet in
+            String(format: "%@ median %.1fx p99 %.1fx", busy.name, busy.latencies.median / quiet.latencies.median, busy.latencies.p99 / quiet.latencies.p99)
+        }.joined(separator: "; ") + "; \(play.samples.count) rounds"
+    }
+}
+
+/// Times the neighbour's routes, one round after another: `GET /playback-info`, `GET /groups`, a
+/// detached `POST /play` of a small VOD, and how long after `/play` answered the new session's first
+/// event reaches a listener on `/events` that connected before it.
+struct NeighbourProbe {
+    let port: UInt16
+    let playlist: String
+
+    /// Rounds for `seconds`, and at least `minimumRounds` however long they take.
+    func measure(seconds: Double, minimumRounds: Int = 20) throws -> NeighbourFigures {
+        var figures = NeighbourFigures()
+        let play = ReceiverCall.json(["url": playlist, "detached": true])
+        let end = monotonicSeconds() + seconds
+        var round = 0
+        while round < minimumRounds || monotonicSeconds() < end {
+            round += 1
+            figures.playbackInfo.samples.append(try timed { try ReceiverCall.expect(200, port: port, "GET", "/playback-info") })
+            figures.groups.samples.append(try timed { try ReceiverCall.expect(200, port: port, "GET", "/groups") })
+
+            let events = try EventListener(port: port)
+            defer { events.close() }
+            let started = monotonicSeconds()
+            try ReceiverCall.expect(200, port: port, "POST", "/play", json: play)
+            let answered = monotonicSeconds()
+            figures.play.samples.append(answered - started)
+            try events.waitForSessionEvent()
+            figures.firstEvent.samples.append(monotonicSeconds() - answered)
+        }
+        return figures
+    }
+
+    private func timed(_ body: () throws -> Void) rethrows -> Double {
+        let started = monotonicSeconds()
+        try body()
+        return monotonicSeconds() - started
+    }
+}
+
+/// A listener on a receiver's `/events`, connected and greeted (the state when it joined), so no
+/// later event can be missed.
+final class EventListener {
+    private let connection: HTTPClientConnection
+
+    init(port: UInt16) throws {
+        connection = try HTTPClientConnection(host: "127.0.0.1", port: port, timeout: 120)
+        let head = try connection.open(HTTPClientRequest(method: "GET", target: "/events", headers: ["Accept": "text/event-stream"]))
+        guard head.status == 200 else { throw BenchmarkError("GET /events answered \(head.status)") }
+        _ = try nextEvent()
+    }
+
+    /// Reads until an event other than `ended` (the replaced session's) arrives: the new session's first.
+    func waitForSessionEvent() throws {
+        while try nextEvent() == "ended" {}
+    }
+
+    /// The kind of the next event, once its `event:` line is in.
+    private func nextEvent() throws -> String {
+        while let line = try connection.readBodyLine() {
+            if line.hasPrefix("event: ") { return String(line.dropFirst(7)) }
+        }
+        throw BenchmarkError("/events ended before an event")
+    }
+
+    func close() {
+        connection.close()
+    }
+}
