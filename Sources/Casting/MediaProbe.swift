@@ -71,7 +71,7 @@ private struct Probe: Sendable {
             if resource.isTruncated {
                 playlist = try await load { () async throws(LoadingError) in try await loader.loadPlaylist(location, referrer: referrer) }
             } else {
-                playlist = LoadedPlaylist(resource)
+                playlist = await LoadedPlaylist.parsing(resource)
             }
         }
         guard let parsed = playlist.result.playlist else {

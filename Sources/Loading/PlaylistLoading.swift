@@ -15,6 +15,24 @@ public struct LoadedPlaylist: Sendable {
         finalLocation = resource.finalLocation
         result = resource.data.withUnsafeBytes { PlaylistParser.parse($0.bindMemory(to: UInt8.self)) }
     }
+
+    /// `init(_:)`, with a large playlist parsed on a thread of its own, away from Swift's cooperative
+    /// pool: a playlist may be 64 MiB of millions of segments, seconds of parsing that would otherwise
+    /// hold one of the two threads every session and route of the process shares. A thread per large
+    /// parse, not a shared queue, so that one receiver's huge playlist never makes another's wait: the
+    /// kernel shares the cores between them. A small playlist (most, and every live reload of a
+    /// sensible one) parses where it is, in well under a millisecond.
+    public static func parsing(_ resource: LoadedResource) async -> LoadedPlaylist {
+        guard resource.data.count > inlineParseLimit else { return LoadedPlaylist(resource) }
+        return await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: LoadedPlaylist(resource)) }
+            thread.name = "airlab.loading.parse"
+            thread.start()
+        }
+    }
+
+    /// About 2,000 segments' worth of playlist.
+    static let inlineParseLimit = 256 << 10
 }
 
 /// An asset list read from somewhere, parsed; `list` is nil when the document is not an asset list.
@@ -32,7 +50,7 @@ extension ResourceLoader {
     /// diagnostics saying why.
     public func loadPlaylist(_ location: ResourceLocation, referrer: ResourceReferrer) async throws(LoadingError) -> LoadedPlaylist {
         let resource = try await load(location, maximumSize: PlaylistParser.maximumSize, referrer: referrer)
-        return LoadedPlaylist(resource)
+        return await LoadedPlaylist.parsing(resource)
     }
 
     /// `loadPlaylist` for a top-level input, which the caller may allow to be a local file.

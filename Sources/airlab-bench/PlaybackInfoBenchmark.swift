@@ -88,7 +88,7 @@ struct PlaybackInfoBenchmark: Benchmark {
         ]
         // wrk, the server and anything else running share the same cores: a busy machine makes the
         // numbers noisy, p99 most of all, and the reader should know.
-        if let load, let after = Self.loadAverage() {
+        if let load, let after = BenchmarkContext.loadAverage() {
             lines.append(String(format: "machine load (1-minute average): %.2f before the run, %.2f after it, on %d cores",
                                 load, after, ProcessInfo.processInfo.activeProcessorCount))
         }

@@ -34,12 +34,12 @@ struct InspectFetchMemoryTests {
 
         """
 
-    /// Tighter than issue 11's 1 GiB for the process: the shared budget (128 MiB) plus the process
-    /// itself (about 60 MB) came to 190-200 MB, debug or release, and 398 MB once in a full suite run
-    /// on two loaded cores, when Loading still fetched through URLSession (what it held before the
-    /// delegate saw it grew when the delegate was starved; libcurl's write callback now takes each chunk
-    /// as it comes); with the reads unbounded, the same run reached 0.6 to 5 GB.
-    static let peakBound = 512 << 20
+    /// The README's target for this command (< 1 GiB). The shared budget (128 MiB) bounds the bytes in
+    /// flight; a body handed over leaves the budget and is parsed besides, so four 64 MiB asset bodies
+    /// parsed at once add up to 256 MiB more. A quiet run peaks at 190-200 MB; a full suite on two
+    /// loaded cores reached 545 MB (with the reads unbounded, 0.6 to 5 GB), which is why the bound is
+    /// the budget's design and not a figure of a quiet machine.
+    static let peakBound = 1 << 30
 
     /// What one run of the binary did.
     struct Run: Sendable {

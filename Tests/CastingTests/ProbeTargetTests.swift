@@ -37,17 +37,17 @@ struct ProbeTargetTests {
     @Test("The audio rendition probed is the one in the preferred language, else the default")
     func audioRenditionFollowsPreferredLanguage() async throws {
         try await Self.withTwoLanguages { master in
-            let plain = try await MediaProbe.probe(master.path)
+            let plain = try await MediaProbe.patientProbe(master.path)
             #expect(plain.audio?.sampleRate == "48000")
             #expect(plain.renditionLanguages?.selectedAudio == "en")
             #expect(plain.probedURLs.last == master.deletingLastPathComponent().appendingPathComponent("en/seg0.ts").path)
 
-            let german = try await MediaProbe.probe(master.path, preferredLanguage: "de")
+            let german = try await MediaProbe.patientProbe(master.path, preferredLanguage: "de")
             #expect(german.audio?.sampleRate == "44100")
             #expect(german.renditionLanguages?.selectedAudio == "de")
             #expect(german.probedURLs.last == master.deletingLastPathComponent().appendingPathComponent("de/seg0.ts").path)
 
-            let unknown = try await MediaProbe.probe(master.path, preferredLanguage: "ja")
+            let unknown = try await MediaProbe.patientProbe(master.path, preferredLanguage: "ja")
             #expect(unknown.audio?.sampleRate == "48000")
         }
     }
@@ -103,7 +103,7 @@ struct ProbeTargetTests {
         var messages: [String] = []
         for _ in 0..<2 {
             do {
-                _ = try await MediaProbe.probe(input)
+                _ = try await MediaProbe.patientProbe(input)
                 Issue.record("the probe read \(segment.path)")
             } catch {
                 messages.append(error.description)

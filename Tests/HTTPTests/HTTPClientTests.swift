@@ -108,20 +108,10 @@ struct HTTPClientTests {
 
     @Test("A port nobody listens on is refused at once, with the reason")
     func refused() async throws {
-        // A port bound but not listening: refused, and no other test's server can take it meanwhile (a
-        // stopped server's port could be handed to the next one that asks for any free port).
-        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(holder >= 0)
-        defer { close(holder) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0 }
-        }
-        try #require(bound)
-        let port = UInt16(bigEndian: address.sin_port)
+        // Bound but not listening: refused, and no other test's server can take it meanwhile.
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let port = closed.port
         let error = await #expect(throws: HTTPClientError.self) {
             try await BlockingWork.run { try HTTPClientConnection(host: "127.0.0.1", port: port, timeout: 5) }
         }

@@ -4,6 +4,7 @@ import Foundation
 import Reports
 import SenderProtocol
 import Testing
+import TestSupport
 @testable import Lab
 
 /// A lab run against fake receivers that misbehave in every way a fleet can.
@@ -22,9 +23,8 @@ struct FleetRunTests {
         let vanishing = try FakeReceiver(name: "Attic", profile: "streaming-stick", behaviour: .vanishesAfterPlay)
         let dropping = try FakeReceiver(name: "Den", profile: "apple-tv-hd", behaviour: .dropsEventStreams)
         defer { [playing, refusing, vanishing, dropping].forEach { $0.stop() } }
-        let gone = try FakeReceiver(name: "-", profile: "-", behaviour: .plays)
-        let unreachable = Receiver(name: "Garage", address: ReceiverAddress(host: "127.0.0.1", port: gone.server.port), profile: "soundbar")
-        gone.stop()
+        let gone = try ClosedPort()
+        let unreachable = Receiver(name: "Garage", address: ReceiverAddress(host: "127.0.0.1", port: gone.port), profile: "soundbar")
 
         let receivers = [playing.receiver, refusing.receiver, vanishing.receiver, dropping.receiver, unreachable]
         let run = FleetRun(order: order(), playlist: "show.m3u8", seed: 7)
@@ -42,6 +42,7 @@ struct FleetRunTests {
         #expect(failures["soundbar"]?.contains("receiver \"Garage\"") == true)
         #expect(failures["soundbar"]?.contains("cannot be reached") == true)
         #expect(LabVerdict(report, thresholds: LabThresholds()) == .errors)
+        withExtendedLifetime(gone) {}
     }
 
     @Test("Every receiver gets the same detached order with the run's seed and script, at its own URL")

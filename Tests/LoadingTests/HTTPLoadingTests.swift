@@ -126,9 +126,9 @@ struct HTTPLoadingTests {
 
     @Test("A port nobody listens on is a network error naming the URL")
     func connectionRefused() async throws {
-        var port = 0
-        try await withServer { server, _ in port = server.port }
-        let url = "http://127.0.0.1:\(port)/media.m3u8"
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let url = "http://127.0.0.1:\(closed.port)/media.m3u8"
         let error = await #expect(throws: LoadingError.self) {
             try await loader.loadPlaylist(try ResourceLocation(argument: url), allowingLocalFiles: false)
         }

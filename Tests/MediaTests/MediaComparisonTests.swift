@@ -30,7 +30,7 @@ struct MediaComparisonTests {
         let (primary, interstitial, expected) = pair
         try await TestMedia.withInputs(over: transport) { input in
             let comparison = MediaComparison(
-                primary: try await MediaProbe.probe(try await input(primary)), interstitial: try await MediaProbe.probe(try await input(interstitial)))
+                primary: try await MediaProbe.patientProbe(try await input(primary)), interstitial: try await MediaProbe.patientProbe(try await input(interstitial)))
             #expect(comparison.mismatches.map(\.dimension) == expected)
         }
     }
@@ -49,8 +49,8 @@ struct MediaComparisonTests {
         ])
     func mismatchValues(interstitial: MediaRecipe, expected: Mismatch) async throws {
         let comparison = MediaComparison(
-            primary: try await MediaProbe.probe(try await TestMedia.file(.baseline).path),
-            interstitial: try await MediaProbe.probe(try await TestMedia.file(interstitial).path))
+            primary: try await MediaProbe.patientProbe(try await TestMedia.file(.baseline).path),
+            interstitial: try await MediaProbe.patientProbe(try await TestMedia.file(interstitial).path))
         #expect(comparison.mismatches.contains(expected), "\(comparison.mismatches)")
     }
 

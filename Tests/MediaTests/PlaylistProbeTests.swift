@@ -12,7 +12,7 @@ struct PlaylistProbeTests {
     func mediaPlaylist(packaging: TestMedia.Packaging) async throws {
         let folder = try await TestMedia.hls(.hevc, packaging)
         let playlist = folder.appendingPathComponent("index.m3u8").path
-        let media = try await MediaProbe.probe(playlist)
+        let media = try await MediaProbe.patientProbe(playlist)
 
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -47,16 +47,16 @@ struct PlaylistProbeTests {
             hevc/index.m3u8
 
             """).path
-        let first = try await MediaProbe.probe(master)
+        let first = try await MediaProbe.patientProbe(master)
         #expect(first.variant == 0)
         #expect(first.video?.codecName == "h264")
-        let second = try await MediaProbe.probe(master, variant: 1)
+        let second = try await MediaProbe.patientProbe(master, variant: 1)
         #expect(second.variant == 1)
         #expect(second.video?.codecName == "hevc")
         #expect(second.probedURLs.first == scratch.url.appendingPathComponent("hevc/init.mp4").path)
 
         await #expect(throws: MediaError(input: master, reason: .variantOutOfRange(requested: 2, available: 2))) {
-            try await MediaProbe.probe(master, variant: 2)
+            try await MediaProbe.patientProbe(master, variant: 2)
         }
     }
 
@@ -75,12 +75,12 @@ struct PlaylistProbeTests {
             video/index.m3u8
 
             """).path
-        let media = try await MediaProbe.probe(master)
+        let media = try await MediaProbe.patientProbe(master)
         #expect(media.streams.map(\.codecType) == ["video", "audio"])
         #expect(media.streams.map(\.index) == [0, 1])
         #expect(media.audio?.sampleRate == "48000")
         #expect(media.probedURLs.last == scratch.url.appendingPathComponent("audio/seg0.ts").path)
-        #expect(MediaComparison(primary: media, interstitial: try await MediaProbe.probe(try await TestMedia.file(.baseline).path)).matches)
+        #expect(MediaComparison(primary: media, interstitial: try await MediaProbe.patientProbe(try await TestMedia.file(.baseline).path)).matches)
     }
 
     @Test("Languages come from the variant's renditions; an interstitial without the selected one is a mismatch")
@@ -96,12 +96,12 @@ struct PlaylistProbeTests {
             main/index.m3u8
 
             """).path
-        let primary = try await MediaProbe.probe(master)
+        let primary = try await MediaProbe.patientProbe(master)
         #expect(primary.renditionLanguages == RenditionLanguages(audio: ["en", "de"], subtitles: ["en"], selectedAudio: "en", selectedSubtitles: nil))
 
-        let english = MediaComparison(primary: primary, interstitial: try await MediaProbe.probe(try await TestMedia.file(.baseline).path))
+        let english = MediaComparison(primary: primary, interstitial: try await MediaProbe.patientProbe(try await TestMedia.file(.baseline).path))
         #expect(english.matches)
-        let french = MediaComparison(primary: primary, interstitial: try await MediaProbe.probe(try await TestMedia.file(.french).path))
+        let french = MediaComparison(primary: primary, interstitial: try await MediaProbe.patientProbe(try await TestMedia.file(.french).path))
         #expect(french.mismatches == [Mismatch(dimension: .audioLanguage, primary: "en", interstitial: "fra")])
     }
 
@@ -119,11 +119,11 @@ struct PlaylistProbeTests {
         defer { server.stop() }
 
         let primaryURL = server.url("streams/master.m3u8").absoluteString
-        let primary = try await MediaProbe.probe(primaryURL)
+        let primary = try await MediaProbe.patientProbe(primaryURL)
         #expect(primary.probedURLs == [server.url("avc/seg0.ts").absoluteString])
-        #expect(primary.streams == (try await MediaProbe.probe(scratch.url.appendingPathComponent("streams/master.m3u8").path)).streams)
+        #expect(primary.streams == (try await MediaProbe.patientProbe(scratch.url.appendingPathComponent("streams/master.m3u8").path)).streams)
 
-        let interstitial = try await MediaProbe.probe(server.url("hevc/index.m3u8").absoluteString)
+        let interstitial = try await MediaProbe.patientProbe(server.url("hevc/index.m3u8").absoluteString)
         #expect(interstitial.probedURLs == [server.url("hevc/init.mp4").absoluteString, server.url("hevc/seg0.m4s").absoluteString])
         #expect(MediaComparison(primary: primary, interstitial: interstitial).mismatches.map(\.dimension) == [.videoCodec])
     }
@@ -137,9 +137,9 @@ struct PlaylistProbeTests {
         let server = try await BlockingWork.server(serving: scratch.url)
         defer { server.stop() }
 
-        let local = try await MediaProbe.probe(playlist.path)
+        let local = try await MediaProbe.patientProbe(playlist.path)
         #expect(local.probedURLs == [scratch.url.appendingPathComponent("avc/seg0.ts").path])
-        let remote = try await MediaProbe.probe(server.url("avc/playlist").absoluteString)
+        let remote = try await MediaProbe.patientProbe(server.url("avc/playlist").absoluteString)
         #expect(remote.probedURLs == [server.url("avc/seg0.ts").absoluteString])
         #expect(remote.streams == local.streams)
     }
@@ -166,9 +166,9 @@ struct PlaylistProbeTests {
              "rtmp://127.0.0.1/live: unsupported URL scheme 'rtmp'; use a file path, file:, http: or https:"),
         ]
         for (input, detail) in cases {
-            await #expect(throws: MediaError.self) { try await MediaProbe.probe(input) }
+            await #expect(throws: MediaError.self) { try await MediaProbe.patientProbe(input) }
             do {
-                _ = try await MediaProbe.probe(input)
+                _ = try await MediaProbe.patientProbe(input)
             } catch {
                 #expect(error.description == "\(input): \(detail)")
             }

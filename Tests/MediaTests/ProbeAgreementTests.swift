@@ -9,7 +9,7 @@ struct ProbeAgreementTests {
     @Test("The probe of each generated clip agrees with ffprobe on every field, and knows what ffprobe knows", arguments: MediaRecipe.all)
     func agreesWithFFprobe(recipe: MediaRecipe) async throws {
         let file = try await TestMedia.file(recipe)
-        try await FFprobeAgreement.expect(try await MediaProbe.probe(file.path).streams, agreeWith: file)
+        try await FFprobeAgreement.expect(try await MediaProbe.patientProbe(file.path).streams, agreeWith: file)
     }
 
     @Test(
@@ -25,7 +25,7 @@ struct ProbeAgreementTests {
             (.hevcPQ, "hvc1.2.4.L90.90", "PQ", 10),
         ])
     func derivedVideoParameters(recipe: MediaRecipe, codecString: String, dynamicRange: String, bitDepth: Int) async throws {
-        let media = try await MediaProbe.probe(try await TestMedia.file(recipe).path)
+        let media = try await MediaProbe.patientProbe(try await TestMedia.file(recipe).path)
         let video = try #require(media.video)
         #expect(video.codecString == codecString)
         #expect(video.dynamicRange?.description == dynamicRange)
@@ -37,9 +37,9 @@ struct ProbeAgreementTests {
     func httpAgreesWithFile() async throws {
         try await TestMedia.withInputs(over: .http) { input in
             for recipe in MediaRecipe.all {
-                let remote = try await MediaProbe.probe(try await input(recipe))
+                let remote = try await MediaProbe.patientProbe(try await input(recipe))
                 #expect(remote.probedURLs == [try await input(recipe)])
-                #expect(remote.streams == (try await MediaProbe.probe(try await TestMedia.file(recipe).path)).streams, "\(recipe)")
+                #expect(remote.streams == (try await MediaProbe.patientProbe(try await TestMedia.file(recipe).path)).streams, "\(recipe)")
             }
         }
     }
@@ -55,7 +55,7 @@ struct DolbyVisionTests {
         ])
     func dolbyVision(configuration: DolbyVisionFixture.Configuration, expected: String) async throws {
         let file = try await DolbyVisionFixture.file(from: .hevcPQMP4, configuration)
-        let media = try await MediaProbe.probe(file.path)
+        let media = try await MediaProbe.patientProbe(file.path)
         #expect(media.video?.dynamicRange?.description == expected)
         try await FFprobeAgreement.expect(media.streams, agreeWith: file)
 
@@ -72,7 +72,7 @@ struct DolbyVisionTests {
     func againstBaseLayer() async throws {
         let dolby = try await DolbyVisionFixture.file(from: .hevcPQMP4, .init(profile: 8, level: 4, compatibility: 1))
         let comparison = MediaComparison(
-            primary: try await MediaProbe.probe(try await TestMedia.file(.hevcPQMP4).path), interstitial: try await MediaProbe.probe(dolby.path))
+            primary: try await MediaProbe.patientProbe(try await TestMedia.file(.hevcPQMP4).path), interstitial: try await MediaProbe.patientProbe(dolby.path))
         #expect(comparison.mismatches == [Mismatch(dimension: .dynamicRange, primary: "PQ", interstitial: "Dolby Vision profile 8.1 level 4")])
     }
 }

@@ -91,7 +91,8 @@ struct FleetIsolationTests {
     static func castRepeatedly(_ playlist: String, port: UInt16, times: Int, pid: Int32) async throws -> [CastOutcome] {
         var outcomes: [CastOutcome] = []
         for _ in 0..<times {
-            let cast = try await HTTPTestClient.send(port: port, "POST", "/play", json: ["url": playlist, "detached": true])
+            // Reading, parsing and planning 60 MB takes seconds, many more on a loaded machine.
+            let cast = try await HTTPTestClient.send(port: port, "POST", "/play", json: ["url": playlist, "detached": true], patience: 300)
             try #require(cast.status == 200, "\(cast)")
             let id = try #require((cast.json as? [String: Any])?["sessionID"] as? String, "\(cast)")
             let report = try await HTTPTestClient.send(port: port, "GET", "/sessions/\(id)")
@@ -102,7 +103,8 @@ struct FleetIsolationTests {
 
     /// Casts `playlist` once and returns its report once the session has ended.
     static func castToTheEnd(_ playlist: String, port: UInt16) async throws -> [String: Any] {
-        let cast = try await HTTPTestClient.send(port: port, "POST", "/play", json: ["url": playlist, "detached": true])
+        // The endless asset is given up at the fetch timeout, 10 s and more on a loaded machine.
+        let cast = try await HTTPTestClient.send(port: port, "POST", "/play", json: ["url": playlist, "detached": true], patience: 300)
         try #require(cast.status == 200, "\(cast)")
         let id = try #require((cast.json as? [String: Any])?["sessionID"] as? String, "\(cast)")
         return try await DaemonMatchesSimulationTests.reportWhenEnded(id, on: port)

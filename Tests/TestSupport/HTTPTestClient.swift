@@ -68,18 +68,20 @@ public final class HTTPTestConnection: Sendable {
 
 /// One request on a connection of its own, closed afterwards.
 public enum HTTPTestClient {
+    /// - Parameter patience: seconds to wait for the answer; requests whose answer takes long by design
+    ///   (a cast of a 60 MB playlist on a loaded machine) give more than the usual 20.
     public static func send(
-        port: UInt16, _ method: String, _ target: String, headers: [String: String] = [:], body: Data = Data()
+        port: UInt16, _ method: String, _ target: String, headers: [String: String] = [:], body: Data = Data(), patience: Int = 20
     ) async throws -> HTTPReply {
         try await BlockingWork.run {
-            let connection = try HTTPTestConnection(port: port)
+            let connection = try HTTPTestConnection(port: port, receiveTimeoutSeconds: patience)
             defer { connection.close() }
             return try connection.send(method, target, headers: headers, body: body)
         }
     }
 
-    public static func send(port: UInt16, _ method: String, _ target: String, json: Any) async throws -> HTTPReply {
+    public static func send(port: UInt16, _ method: String, _ target: String, json: Any, patience: Int = 20) async throws -> HTTPReply {
         let body = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys, .withoutEscapingSlashes])
-        return try await send(port: port, method, target, headers: ["Content-Type": "application/json"], body: body)
+        return try await send(port: port, method, target, headers: ["Content-Type": "application/json"], body: body, patience: patience)
     }
 }
