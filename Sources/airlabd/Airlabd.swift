@@ -32,7 +32,8 @@ enum Airlabd {
             options.configurations, to: DescriptorLimit.raiseToHard(),
             otherServers: options.metricsAddress == nil ? [] : [FleetMetricsEndpoint.connectionLimit], log: log)
         // One planner for the fleet: its probe cache serves every receiver.
-        var planner = CastPlanner(loader: ResourceLoader(timeout: 10), prober: ProbeCache(options: ProbeOptions(timeout: 10)))
+        var planner = CastPlanner(
+            loader: ResourceLoader(timeout: options.fetchTimeout), prober: ProbeCache(options: ProbeOptions(timeout: options.fetchTimeout)))
         planner.media = options.media
         let fleet: ReceiverFleet
         do throws(ReceiverError) {

@@ -45,6 +45,9 @@ struct DaemonOptions {
             .value(
                 "idle-timeout", "SECONDS", help: "Seconds a connection may stay silent between requests (\(Self.idleTimeoutRange.lowerBound)-\(Self.idleTimeoutRange.upperBound)).",
                 default: String(ReceiverConfiguration.defaultIdleTimeout)),
+            .value(
+                "fetch-timeout", "SECONDS", help: "Seconds a cast's playlists and the media probed to plan it may take to arrive (\(Self.fetchTimeoutRange.lowerBound)-\(Self.fetchTimeoutRange.upperBound)).",
+                default: String(Int(Self.defaultFetchTimeout))),
             .flag("stop-on-stdin-close", help: "Stop as on SIGTERM when standard input closes: a parent holding it open can never be outlived."),
         ],
         version: PackageVersion.current)
@@ -52,6 +55,10 @@ struct DaemonOptions {
     static let maxConnectionsRange = 16...100_000
     static let requestTimeoutRange = 1...600
     static let idleTimeoutRange = 1...3600
+    static let fetchTimeoutRange = 1...600
+    /// Enough for a playlist of a few megabytes from a slow origin; a 60 MB one on a loaded machine
+    /// wants more.
+    static let defaultFetchTimeout: Double = 10
 
     /// The flags a fleet file replaces: giving one with --fleet would make two descriptions of one fleet.
     static let fleetFileFlags = ["profile", "port", "name", "password", "time-scale", "media"]
@@ -62,6 +69,8 @@ struct DaemonOptions {
     var logFormat: DaemonLog.Format
     var stopsOnStandardInputClose: Bool
     var metricsAddress: (host: String, port: UInt16)?
+    /// Seconds for loading a cast's playlists and probing its media.
+    var fetchTimeout: Double
 
     init(_ parsed: ParsedCommand, catalog: ProfileCatalog = ProfileCatalog()) throws(UsageError) {
         func fail(_ message: String) -> UsageError { UsageError(commandPath: [], message: message) }
@@ -76,6 +85,7 @@ struct DaemonOptions {
         let maxConnections = try Self.whole("max-connections", in: Self.maxConnectionsRange, default: ReceiverConfiguration.defaultMaxConnections, parsed)
         let requestTimeout = try Self.whole("request-timeout", in: Self.requestTimeoutRange, default: Int(ReceiverConfiguration.defaultRequestTimeout), parsed)
         let idleTimeout = try Self.whole("idle-timeout", in: Self.idleTimeoutRange, default: ReceiverConfiguration.defaultIdleTimeout, parsed)
+        fetchTimeout = Double(try Self.whole("fetch-timeout", in: Self.fetchTimeoutRange, default: Int(Self.defaultFetchTimeout), parsed))
         advertise = !parsed.flag("no-mdns")
         stopsOnStandardInputClose = parsed.flag("stop-on-stdin-close")
         if let text = parsed.values("metrics-address").last {

@@ -22,6 +22,8 @@ struct DaemonCommandLineTests {
         (["--profile", "apple-tv-4k", "--request-timeout", "601"], "--request-timeout"),
         (["--profile", "apple-tv-4k", "--idle-timeout", "-1"], "--idle-timeout"),
         (["--profile", "apple-tv-4k", "--idle-timeout", "3601"], "--idle-timeout"),
+        (["--profile", "apple-tv-4k", "--fetch-timeout", "0"], "--fetch-timeout"),
+        (["--profile", "apple-tv-4k", "--fetch-timeout", "601"], "--fetch-timeout"),
         (["--profile", "apple-tv-4k", "--idle-timeout", "99999999999999999999"], "--idle-timeout"),
         (["--profile", "no-such-tv"], "no-such-tv"),
         (["--profile", "/nonexistent/tv.json"], "/nonexistent/tv.json"),

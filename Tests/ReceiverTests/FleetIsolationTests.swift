@@ -21,7 +21,9 @@ struct FleetIsolationTests {
         try await CastFixture.with { media in
             let playlist = try Self.writeWarningsPlaylist(in: media)
             let simulated = try await NeighbourCast.simulated(media, profile: Self.profile)
-            try await withDaemon(Self.fleet) { daemon in
+            // Fetching 60 MB from the test's Python server takes seconds, and more than the default 10
+            // on a machine running two suites at once: what is tested here is what the cast keeps.
+            try await withDaemon(Self.fleet + ["--fetch-timeout", "300"]) { daemon in
                 let (victim, neighbour) = (daemon.receivers[0].port, daemon.receivers[1].port)
                 let pid = daemon.process.pid
                 let idle = try ProcessMemory.read(pid: pid)
