@@ -1,3 +1,6 @@
+// TestSupport is an ordinary target, so a release build of the package (which builds no tests and
+// finds no Testing module) compiles it too; the trait exists only where tests are built.
+#if canImport(Testing)
 import Dispatch
 import Testing
 
@@ -40,3 +43,4 @@ final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
         queue.async { job.runSynchronously(on: executor) }
     }
 }
+#endif
