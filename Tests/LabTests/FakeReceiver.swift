@@ -94,7 +94,18 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
 
     // MARK: - Routes
 
+    /// Answered on the server's own thread, never in a task: the fake does nothing that waits, and a
+    /// test process whose shared threads are busy (a full suite on two loaded cores) must not hold up
+    /// its answers past the sender's patience.
+    func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        answer(request)
+    }
+
     func respond(to request: HTTPRequest) async -> HTTPResponse {
+        answer(request)
+    }
+
+    private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let vanishing = state.withLock { state -> Bool in
             state.requests.append("\(request.method) \(request.path)")
             return state.vanishAfter != nil
