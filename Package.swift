@@ -11,8 +11,10 @@ let package = Package(
     targets: [
         // MARK: - Pure libraries
 
+        /// Gregorian calendar dates by arithmetic (no time zone, no lock) and the HTTP date format.
+        .target(name: "CivilTime"),
         /// Playlists, interstitial events, the interstitial schedule and diagnostics. No I/O.
-        .target(name: "HLS"),
+        .target(name: "HLS", dependencies: ["CivilTime"]),
         /// The small argument parser both executables share.
         .target(name: "Arguments"),
 
@@ -79,7 +81,7 @@ let package = Package(
         /// Not linked: COnDemand defines the two functions HTTP calls and loads libcrypto on first use.
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
         /// The HTTP server the receiver speaks through: keep-alive, limits, timeouts, upgrades, SSE.
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CCrypto", "COnDemand"]),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CCrypto", "COnDemand", "CivilTime"]),
         /// The test origin: a folder served with injected faults (statuses, holds, pacing, stalls, cut and
         /// mislabelled bodies, redirects) from a validated plan, and its request log with timings.
         .target(name: "Origin", dependencies: ["HTTP", "HLS"]),
@@ -173,7 +175,7 @@ let package = Package(
                 "fuzz-request-head", "fuzz-segment-probe", "fuzz-segment-analysis", "fuzz-group-scenario", "fuzz-fetch-trace", "fuzz-fault-plan",
                 "fuzz-fleet-file", "fuzz-receiver-list",
             ]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CivilTime", "TestSupport"]),
         /// The test origin's plan, delivery and log, and its faults seen by a real client (Transport).
         .testTarget(name: "OriginTests", dependencies: ["Origin", "HLS", "Transport", "TestSupport"]),
         /// The token bucket and the time ledger, and paced transfers against the test origin.

@@ -30,7 +30,8 @@ static inline struct MHD_Daemon *airlab_mhd_start(
     MHD_NotifyConnectionCallback connection_notify, airlab_mhd_request_line_callback request_line,
     void *closure)
 {
-    unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_ALLOW_UPGRADE;
+    // The server writes each response's Date itself (ServerCore.addDate) without glibc's time-zone lock.
+    unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_ALLOW_UPGRADE | MHD_USE_SUPPRESS_DATE_NO_CLOCK;
     if (ipv6) flags |= MHD_USE_IPv6;
     return MHD_start_daemon(flags, 0, NULL, NULL, access, closure,
         MHD_OPTION_SOCK_ADDR, address,

@@ -119,10 +119,8 @@ enum DaemonCallbacks {
             }
         case .CONNECTION_NOTIFY_CLOSED:
             let id = UInt64(UInt(bitPattern: socketContext.pointee))
-            core.state.withLock { state in
-                state.openConnections -= 1
-                state.watch.closed(id)
-            }
+            core.watch(id).watch.withLock { $0.closed(id) }
+            core.state.withLock { $0.openConnections -= 1 }
             core.responder.connectionClosed(HTTPConnectionID(id))
         default:
             break

@@ -72,6 +72,7 @@ extension ServerCore {
         guard let response else { return false }
         defer { MHD_destroy_response(response) }
         _ = MHD_add_response_header(response, "Content-Type", "text/plain; charset=utf-8")
+        ServerCore.addDate(to: response)
         if closing {
             _ = MHD_add_response_header(response, "Connection", "close")
         }

@@ -20,7 +20,12 @@ final class RequestContext: @unchecked Sendable {
     /// Credentials were missing or wrong on a request without a body: the challenge waits for the
     /// final call, which keeps the connection open for the client's retry.
     var refusal: CredentialVerdict?
+    /// Left by a handler's task (or a stopping server) under the server's lock, before it resumes
+    /// the connection.
     var response: HTTPResponse?
+    /// Suspended for a handler's task, on the polling thread that owns the connection; only such a
+    /// request has a response to collect and a place in the server's waiting list.
+    var handedToTask = false
     var stream: SSEStream?
     var streamedBody: StreamedBody?
     var upgrade: UpgradedConnection?
