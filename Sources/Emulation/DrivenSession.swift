@@ -13,13 +13,22 @@ public final class DrivenSession: Sendable {
     /// change: senders poll many times a second, and between changes only the clock moves.
     private let lastRead = Mutex<LastRead?>(nil)
 
-    private struct LastRead {
+    /// A class, so that taking it from the lock retains one object: both polling threads of a receiver
+    /// read it for every `/playback-info`, and copying the engine's many parts under the lock held it
+    /// long enough for them to queue there.
+    private final class LastRead: Sendable {
         /// The driver's change count when it was read.
-        var changeCount: UInt64
+        let changeCount: UInt64
         /// nil once the session has ended.
-        var engine: PlaybackEngine?
+        let engine: PlaybackEngine?
         /// The clock's time at the session's time 0.
-        var origin: Double
+        let origin: Double
+
+        init(changeCount: UInt64, engine: PlaybackEngine?, origin: Double) {
+            self.changeCount = changeCount
+            self.engine = engine
+            self.origin = origin
+        }
     }
 
     init(driver: SessionDriver, id: UInt64, outbox: SessionOutbox) {
