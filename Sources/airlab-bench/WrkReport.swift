@@ -46,11 +46,21 @@ struct WrkReport {
         return nil
     }
 
-    /// One line for the report: throughput, p99 and any reason to distrust them.
-    func summary(_ label: String) -> String {
-        var line = "\(label): " + String(format: "%.0f req/s, p99 %.2f ms", requestsPerSecond, p99Latency * 1000)
-        if non2xxResponses > 0 { line += " (\(non2xxResponses) of \(requests) answers were not 2xx/3xx)" }
-        if let socketErrors { line += " (socket errors: \(socketErrors))" }
+    /// The middle value (of an odd count; the upper middle of an even one).
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+    }
+
+    /// One line for several runs of one server: the medians, each run's figures, and any reason to
+    /// distrust them.
+    static func summary(of runs: [WrkReport], _ label: String) -> String {
+        var line = "\(label): " + String(format: "%.0f req/s, p99 %.2f ms",
+                                         median(runs.map(\.requestsPerSecond)), median(runs.map(\.p99Latency)) * 1000)
+        line += " (runs: " + runs.map { String(format: "%.0f/%.2f", $0.requestsPerSecond, $0.p99Latency * 1000) }.joined(separator: ", ") + ")"
+        let non2xx = runs.reduce(0) { $0 + $1.non2xxResponses }
+        if non2xx > 0 { line += " (\(non2xx) of \(runs.reduce(0) { $0 + $1.requests }) answers were not 2xx/3xx)" }
+        for case let errors? in runs.map(\.socketErrors) { line += " (socket errors: \(errors))" }
         return line
     }
 }
