@@ -35,9 +35,8 @@ final class ServerCore: @unchecked Sendable {
     let state: Mutex<State>
     /// `state.stopping`, readable without the lock by a polling thread answering a fresh request.
     private let isStopping = Atomic(false)
-    /// The connection watch in stripes by connection id: every request passes it three times, and the
-    /// polling threads queued on one lock for it (with the date's lock, most of `/playback-info`'s
-    /// 99th percentile under load).
+    /// The connection watch in stripes by connection id: every request passes it three times, and a
+    /// receiver's polling threads queued on one lock for it.
     private let watches: [WatchStripe]
 
     final class WatchStripe: Sendable {
