@@ -19,24 +19,32 @@ public struct InterstitialEvent: Hashable, Sendable {
         case inline([AssetList.Asset])
     }
 
-    public struct Cue: OptionSet, Hashable, Sendable {
+    /// CUE.
+    public struct Cue: SpelledOptionSet {
+        public enum Member: String, CaseIterable, Hashable, Sendable {
+            case pre = "PRE", post = "POST", once = "ONCE"
+        }
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
         /// Plays before primary playback starts, wherever it starts.
-        public static let pre = Cue(rawValue: 1)
+        public static let pre = Cue(Member.pre)
         /// Plays after primary playback ends without error.
-        public static let post = Cue(rawValue: 2)
+        public static let post = Cue(Member.post)
         /// Never plays again once it has started.
-        public static let once = Cue(rawValue: 4)
+        public static let once = Cue(Member.once)
     }
 
-    public struct Snap: OptionSet, Hashable, Sendable {
+    /// SNAP.
+    public struct Snap: SpelledOptionSet {
+        public enum Member: String, CaseIterable, Hashable, Sendable {
+            case out = "OUT", `in` = "IN"
+        }
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
         /// The break starts at the primary segment boundary nearest its position.
-        public static let out = Snap(rawValue: 1)
+        public static let out = Snap(Member.out)
         /// Primary resumes at the segment boundary nearest the resumption point.
-        public static let `in` = Snap(rawValue: 2)
+        public static let `in` = Snap(Member.in)
     }
 
     /// One X-RESTRICT value. Its two spellings are written here and nowhere else: the spec's (the raw
@@ -63,20 +71,15 @@ public struct InterstitialEvent: Hashable, Sendable {
         }
     }
 
-    /// The restrictions of one event.
-    public struct Restrictions: OptionSet, Hashable, Sendable {
+    /// The restrictions of one event (X-RESTRICT).
+    public struct Restrictions: SpelledOptionSet {
+        public typealias Member = Restriction
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
-        public init(_ restriction: Restriction) {
-            rawValue = restriction == .skip ? 1 : 2
-        }
         /// While it plays: no seeking forward, no rate above 1.
-        public static let skip = Restrictions(.skip)
+        public static let skip = Restrictions(Restriction.skip)
         /// A seek across it plays it first.
-        public static let jump = Restrictions(.jump)
-
-        /// The members, in the spec's order (SKIP, JUMP).
-        public var members: [Restriction] { Restriction.allCases.filter { contains(Restrictions($0)) } }
+        public static let jump = Restrictions(Restriction.jump)
     }
 
     public enum TimelineOccupancy: String, Hashable, Sendable {
@@ -183,13 +186,13 @@ extension InterstitialEvent {
         var event = InterstitialEvent(id: id, anchor: .date(startDate), asset: asset)
         event.line = line
 
-        event.cue = readList(attributes, .cue, known: ["PRE": .pre, "POST": .post, "ONCE": .once], id: id, report: reportText)
+        event.cue = readList(attributes, .cue, id: id, report: reportText)
         if event.cue.contains([.pre, .post]) {
             report(.error, .interstitialPreAndPost, "Interstitial '\(id)' has CUE with both PRE and POST, which the spec forbids; it is ignored.")
             return nil
         }
-        event.snap = readList(attributes, .snap, known: ["OUT": .out, "IN": .in], id: id, report: reportText)
-        event.restrictions = readList(attributes, .restrict, known: ["SKIP": .skip, "JUMP": .jump], id: id, report: reportText)
+        event.snap = readList(attributes, .snap, id: id, report: reportText)
+        event.restrictions = readList(attributes, .restrict, id: id, report: reportText)
 
         if let value = attributes[.resumeOffset] {
             switch value.decimal(in: .offset) {
@@ -277,23 +280,23 @@ extension InterstitialEvent {
         "\(attribute.rawValue)=\(value.text) of interstitial '\(id)' is missing its quotes: the attribute is a quoted string, so write \(attribute.rawValue)=\"\(value.text)\"; until then it is ignored and \(outcome)."
     }
 
-    private static func readList<Options: OptionSet>(
-        _ attributes: AttributeList, _ attribute: DateRangeAttribute, known: [String: Options], id: String,
+    private static func readList<Options: SpelledOptionSet>(
+        _ attributes: AttributeList, _ attribute: DateRangeAttribute, id: String,
         report: (Diagnostic.Severity, DiagnosticCode, String) -> Void
-    ) -> Options where Options.Element == Options {
+    ) -> Options {
         guard let value = attributes[attribute] else { return [] }
         if !value.isQuoted {
             report(.error, .attributeMissingQuotes, Self.missingQuotesMessage(value, attribute, id: id, default: "none of its values apply"))
             return []
         }
         guard let items = value.enumeratedStringList else {
-            report(.error, .attributeInvalidValue, "\(attribute.rawValue) \(value) of interstitial '\(id)' must be a quoted list such as \"\(known.keys.sorted().joined(separator: ","))\"; it is ignored.")
+            report(.error, .attributeInvalidValue, "\(attribute.rawValue) \(value) of interstitial '\(id)' must be a quoted list such as \"\(Options.Member.allCases.map(\.rawValue).joined(separator: ","))\"; it is ignored.")
             return []
         }
         var options: Options = []
         for item in items {
-            if let option = known[item] {
-                options.insert(option)
+            if let member = Options.member(spelled: item) {
+                options.insert(Options(member))
             } else {
                 report(.warning, .interstitialUnknownValue, "\(attribute.rawValue) of interstitial '\(id)' has the unknown value \(item); it is ignored.")
             }

@@ -98,9 +98,9 @@ extension InspectionReport.Interstitial {
         case .time(let position):
             start = position
         }
-        cue = Self.names(event.cue, [(.pre, "PRE"), (.post, "POST"), (.once, "ONCE")])
-        restrictions = Self.names(event.restrictions, [(.skip, "SKIP"), (.jump, "JUMP")])
-        snap = Self.names(event.snap, [(.out, "OUT"), (.in, "IN")])
+        cue = event.cue.spellings
+        restrictions = event.restrictions.spellings
+        snap = event.snap.spellings
         resumeOffset = event.resumeOffset
         playoutLimit = event.playoutLimit
 
@@ -129,12 +129,6 @@ extension InspectionReport.Interstitial {
             event.clientAttributes.map { ($0.name, InspectionReport.ClientAttributeValue($0.value)) }, uniquingKeysWith: { first, _ in first })
         cancelled = resolved?.failure != nil ? true : nil
         line = event.line
-    }
-
-    /// The spec spellings of the members of an option set, in the spec's order.
-    private static func names<Options: OptionSet>(_ options: Options, _ spellings: [(Options, String)]) -> [String]
-    where Options.Element == Options {
-        spellings.filter { options.contains($0.0) }.map(\.1)
     }
 }
 
