@@ -197,12 +197,12 @@ public struct GroupFollower: Sendable {
 
     /// `AVPlayer.timeControlStatus` and `reasonForWaitingToPlay` as this participant shows them, given
     /// the engine's rate and whether it is loading.
-    public func timeControlStatus(rate: Double, loading: Bool) -> (status: String, reason: String?) {
-        if stalled { return ("waitingToPlayAtSpecifiedRate", "toMinimizeStalls") }
-        if adFrom != nil { return ("waitingToPlayAtSpecifiedRate", "interstitialEvent") }
-        if waiting { return ("waitingToPlayAtSpecifiedRate", "waitingForCoordinatedPlayback") }
-        if rate == 0 || loading { return ("paused", nil) }
-        return ("playing", nil)
+    public func playerStatus(rate: Double, loading: Bool) -> PlayerStatus {
+        if stalled { return .waiting(.toMinimizeStalls) }
+        if adFrom != nil { return .waiting(.interstitialEvent) }
+        if waiting { return .waiting(.waitingForCoordinatedPlayback) }
+        if rate == 0 || loading { return .paused }
+        return .playing
     }
 }
 

@@ -73,13 +73,13 @@ public struct GroupReport: Sendable, Codable, Hashable {
     /// AVPlayer's `timeControlStatus` and `reasonForWaitingToPlay`, at a group time.
     public struct StatusChange: Sendable, Codable, Hashable {
         public var at: Double
-        public var status: String
-        public var reason: String?
+        public var status: PlayerStatus.TimeControl
+        public var reason: PlayerStatus.WaitingReason?
 
-        public init(at: Double, status: String, reason: String?) {
+        public init(at: Double, _ status: PlayerStatus) {
             self.at = at
-            self.status = status
-            self.reason = reason
+            self.status = status.timeControl
+            reason = status.waitingReason
         }
     }
 

@@ -131,7 +131,7 @@ final class GroupRun: Sendable {
             let reaction = state.agents[index].follower.observe(current, ended: ended, groupNow: current.now)
             if state.agents[index].left {
                 closeSuspensions(of: index, at: current.now, in: &state)
-                record(index, status: "paused", reason: nil, at: current.now, in: &state)
+                record(index, .paused, at: current.now, in: &state)
                 send(reaction.inputs, from: index, in: &state)
                 return []
             }
@@ -306,15 +306,15 @@ final class GroupRun: Sendable {
     // MARK: - Records
 
     private func recordStatus(_ index: Int, rate: Double, loading: Bool, at time: Double, in state: inout State) {
-        let status = state.agents[index].follower.timeControlStatus(rate: rate, loading: loading)
-        record(index, status: status.status, reason: status.reason, at: time, in: &state)
+        record(index, state.agents[index].follower.playerStatus(rate: rate, loading: loading), at: time, in: &state)
     }
 
-    private func record(_ index: Int, status: String, reason: String?, at time: Double, in state: inout State) {
+    private func record(_ index: Int, _ status: PlayerStatus, at time: Double, in state: inout State) {
         let agent = state.agents[index]
         state.agents[index].sync.count(!agent.left && agent.follower.adFrom == nil && !agent.follower.stalled && !agent.follower.rejoining, at: time)
-        if let last = state.agents[index].statuses.last, last.status == status, last.reason == reason { return }
-        state.agents[index].statuses.append(.init(at: time, status: status, reason: reason))
+        let change = GroupReport.StatusChange(at: time, status)
+        if let last = state.agents[index].statuses.last, last.status == change.status, last.reason == change.reason { return }
+        state.agents[index].statuses.append(change)
     }
 
     private func closeSuspension(of index: Int, reason: SuspensionReason, at time: Double, resume: Double?, in state: inout State) {

@@ -53,8 +53,7 @@ public struct GroupLabRun: Sendable {
     /// One read of a participant's `/playback-info`.
     struct Sample {
         var groupTime: Double
-        var status: String
-        var reason: String?
+        var status: PlayerStatus
         var error: Double?
         var corrections: Int
     }
@@ -99,7 +98,7 @@ public struct GroupLabRun: Sendable {
                 guard let info = try? await client.playbackInfo(), let sync = info.groupSync else { continue }
                 grouped += 1
                 samples[index].append(Sample(
-                    groupTime: sync.groupTime, status: info.timeControlStatus, reason: info.reasonForWaitingToPlay, error: sync.error,
+                    groupTime: sync.groupTime, status: info.status, error: sync.error,
                     corrections: sync.corrections))
             }
             quietReads = grouped == 0 ? quietReads + 1 : 0
@@ -151,8 +150,10 @@ public struct GroupLabRun: Sendable {
     /// The `timeControlStatus` changes the reads saw.
     static func statuses(_ samples: [Sample]) -> [GroupReport.StatusChange] {
         var changes: [GroupReport.StatusChange] = []
-        for sample in samples where changes.last.map({ $0.status != sample.status || $0.reason != sample.reason }) ?? true {
-            changes.append(GroupReport.StatusChange(at: sample.groupTime, status: sample.status, reason: sample.reason))
+        for sample in samples {
+            let change = GroupReport.StatusChange(at: sample.groupTime, sample.status)
+            guard changes.last.map({ $0.status != change.status || $0.reason != change.reason }) ?? true else { continue }
+            changes.append(change)
         }
         return changes
     }

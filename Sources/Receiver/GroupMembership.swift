@@ -191,14 +191,14 @@ final class GroupMembership: Sendable {
     func status(of engine: PlaybackEngine) -> GroupStatus {
         state.withLock { state in
             GroupStatus(
-                status: state.follower.timeControlStatus(rate: engine.rate, loading: engine.state == .loading),
+                status: state.follower.playerStatus(rate: engine.rate, loading: engine.state == .loading),
                 resumeRate: state.follower.groupRate, syncError: state.follower.syncError(engine, groupNow: groupNow),
                 groupTime: groupNow, corrections: state.follower.corrections)
         }
     }
 
     struct GroupStatus {
-        var status: (status: String, reason: String?)
+        var status: PlayerStatus
         var resumeRate: Double
         var syncError: Double?
         var groupTime: Double

@@ -48,11 +48,11 @@ extension PlaybackInfo {
         if let presentation { sink.put(.presentationMode, .string(presentation.mode.rawValue)) }
         sink.put(.rate, .real(rate))
         sink.put(.readyToPlay, .boolean(readyToPlay))
-        if let reasonForWaitingToPlay { sink.put(.reasonForWaitingToPlay, .string(reasonForWaitingToPlay)) }
+        if let reason = status.waitingReason { sink.put(.reasonForWaitingToPlay, .string(reason.rawValue)) }
         if presentation != nil { sink.put(.requiresLinearPlayback, .boolean(requiresLinearPlayback)) }
         sink.put(.seekableTimeRanges, .timeRanges(seekable))
         // `duration` and `timeControlStatus` are present exactly while a session plays.
-        if duration != nil { sink.put(.timeControlStatus, .string(timeControlStatus)) }
+        if duration != nil { sink.put(.timeControlStatus, .string(status.timeControl.rawValue)) }
     }
 
     /// The document senders read.

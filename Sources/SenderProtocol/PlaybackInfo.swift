@@ -19,10 +19,10 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
     public var presentation: Presentation?
     /// True while an interstitial with the SKIP restriction plays: no skipping, in any mode.
     public var requiresLinearPlayback = false
-    /// `AVPlayer.timeControlStatus` (`playing`, `paused`, `waitingToPlayAtSpecifiedRate`) and
-    /// `reasonForWaitingToPlay` while waiting; a grouped receiver shows its group's.
-    public var timeControlStatus = "paused"
-    public var reasonForWaitingToPlay: String?
+    /// `AVPlayer.timeControlStatus`, and `reasonForWaitingToPlay` while waiting; a grouped receiver
+    /// shows its group's. Read from a receiver, a status this side does not know reads as paused and
+    /// a reason it does not know as none.
+    public var status = PlayerStatus.paused
     /// `playbackLikelyToKeepUp`: from the buffer when the receiver fetches segments, else ready and
     /// not empty, as a receiver that plays on the latency model has it.
     public var likelyToKeepUp: Bool
@@ -91,24 +91,21 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
             likelyToKeepUp = !switching && buffer.likelyToKeepUp
         }
         if engine.state == .stalled {
-            timeControlStatus = "waitingToPlayAtSpecifiedRate"
-            reasonForWaitingToPlay = "toMinimizeStalls"
+            status = .waiting(.toMinimizeStalls)
         } else if switching {
-            timeControlStatus = "waitingToPlayAtSpecifiedRate"
             // Switching into or out of a break is waiting on the interstitial; loading, on the buffer.
-            reasonForWaitingToPlay = engine.state == .transitioning ? "interstitialEvent" : "toMinimizeStalls"
+            status = .waiting(engine.state == .transitioning ? .interstitialEvent : .toMinimizeStalls)
         } else {
-            timeControlStatus = engine.rate > 0 ? "playing" : "paused"
+            status = engine.rate > 0 ? .playing : .paused
         }
     }
 
     /// What a participant of group `id` shows: its group's status, and while it waits for the others,
     /// the rate it will resume at and a position that stands still (AVFoundation's behaviour).
-    public mutating func follow(group id: String, status: (status: String, reason: String?), resumeRate: Double) {
+    public mutating func follow(group id: String, status: PlayerStatus, resumeRate: Double) {
         groupID = id
-        timeControlStatus = status.status
-        reasonForWaitingToPlay = status.reason
-        if status.reason == "waitingForCoordinatedPlayback" { rate = resumeRate }
+        self.status = status
+        if status.waitingReason == .waitingForCoordinatedPlayback { rate = resumeRate }
     }
 
     /// A range of `loadedTimeRanges` and `seekableTimeRanges`, as AVPlayerItem gives them.
@@ -138,8 +135,9 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
         loaded = try container.decodeIfPresent([TimeRange].self, forKey: .loadedTimeRanges)?.first.flatMap(Self.closedRange)
         seekable = try container.decodeIfPresent([TimeRange].self, forKey: .seekableTimeRanges)?.first.flatMap(Self.closedRange)
         likelyToKeepUp = try container.decodeIfPresent(Bool.self, forKey: .playbackLikelyToKeepUp) ?? (readyToPlay && !bufferEmpty)
-        timeControlStatus = try container.decodeIfPresent(String.self, forKey: .timeControlStatus) ?? "paused"
-        reasonForWaitingToPlay = try container.decodeIfPresent(String.self, forKey: .reasonForWaitingToPlay)
+        status = PlayerStatus(
+            timeControl: try container.decodeIfPresent(String.self, forKey: .timeControlStatus).flatMap(PlayerStatus.TimeControl.init) ?? .paused,
+            waitingReason: try container.decodeIfPresent(String.self, forKey: .reasonForWaitingToPlay).flatMap(PlayerStatus.WaitingReason.init))
         groupID = try container.decodeIfPresent(String.self, forKey: .groupID)
         if let bound = try container.decodeIfPresent(Double.self, forKey: .groupClockBound) {
             groupSync = GroupSync(

@@ -56,11 +56,11 @@ struct GroupSimulationTests {
         #expect(c.waitedFor.map(\.holder) == ["A", "B"] && c.criticalHolder == "B")
         #expect(Self.near(c.waitedFor[1].seconds, awayB) && Self.near(c.waitedFor[0].seconds, awayA))
         #expect(report.participants.allSatisfy { $0.missedByCatchUp == 0 && $0.catchUpJumps.isEmpty })
-        let resumes = report.participants.map { $0.timeControlStatus.last { $0.status == "playing" }!.at }
+        let resumes = report.participants.map { $0.timeControlStatus.last { $0.status == .playing }!.at }
         #expect(resumes.allSatisfy { Self.near($0, Self.position + awayB) })
         #expect(report.participants.allSatisfy { $0.syncError.max < 1e-6 })
         #expect(Self.near(report.heldSeconds, awayB))
-        #expect(c.timeControlStatus.contains { $0.reason == "waitingForCoordinatedPlayback" })
+        #expect(c.timeControlStatus.contains { $0.reason == .waitingForCoordinatedPlayback })
     }
 
     @Test("Catch-up: A misses its 15 s and its transitions, B its 30 s and transitions, C nothing; nobody waits")

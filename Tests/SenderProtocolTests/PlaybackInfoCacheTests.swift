@@ -101,7 +101,7 @@ struct PlaybackInfoCacheTests {
         #expect(try info("playing at 3").position == 3)
         #expect(try info("rate 2 a second later").rate == 2)
         #expect(try info("rate 2 a second later").position == 6)
-        #expect(try info("paused").timeControlStatus == "paused")
+        #expect(try info("paused").status == .paused)
         #expect(try info("picture in picture").presentation?.mode == .pictureInPicture)
         #expect(try info("in the interstitial").duration == 5)
         #expect(try info("in the interstitial").position == 0.5)

@@ -20,9 +20,9 @@ private func serializationReference(_ info: PlaybackInfo) throws -> Data {
     ]
     if let duration = info.duration {
         dictionary["duration"] = duration
-        dictionary["timeControlStatus"] = info.timeControlStatus
+        dictionary["timeControlStatus"] = info.status.timeControl.rawValue
     }
-    if let reason = info.reasonForWaitingToPlay { dictionary["reasonForWaitingToPlay"] = reason }
+    if let reason = info.status.waitingReason { dictionary["reasonForWaitingToPlay"] = reason.rawValue }
     if let group = info.groupID { dictionary["groupID"] = group }
     if let sync = info.groupSync {
         if let error = sync.error { dictionary["groupSyncError"] = error }
@@ -59,7 +59,7 @@ struct XMLPropertyListTests {
             bufferEmpty: false),
         {
             var grouped = PlaybackInfo(duration: 60, position: 12, rate: 0, readyToPlay: true, bufferEmpty: false)
-            grouped.follow(group: "g1", status: ("waitingToPlayAtSpecifiedRate", "waitingForCoordinatedPlayback"), resumeRate: 1)
+            grouped.follow(group: "g1 <a> & \"b\"", status: .waiting(.waitingForCoordinatedPlayback), resumeRate: 1)
             grouped.groupSync = PlaybackInfo.GroupSync(error: -0.0125, clockBound: 0.0004, groupTime: 17.25, corrections: 2)
             return grouped
         }(),
@@ -69,8 +69,7 @@ struct XMLPropertyListTests {
             presentation.mode = .pictureInPicture
             pictureInPicture.presentation = presentation
             pictureInPicture.requiresLinearPlayback = true
-            pictureInPicture.timeControlStatus = "waitingToPlayAtSpecifiedRate"
-            pictureInPicture.reasonForWaitingToPlay = "a <reason> & more"
+            pictureInPicture.status = .waiting(.toMinimizeStalls)
             return pictureInPicture
         }(),
     ]
