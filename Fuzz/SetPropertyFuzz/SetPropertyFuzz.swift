@@ -14,7 +14,7 @@ func setPropertyFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = try? events.applied(to: playlistEvents)
         }
     } else if input.selector & 0x40 == 0 {
-        _ = try? PropertyRequest.flag(body: input.body, contentType: contentType, name: "automaticallyHandlesInterstitialEvents")
+        _ = try? PropertyRequest.flag(body: input.body, contentType: contentType, property: .automaticallyHandlesInterstitialEvents)
     } else {
         _ = try? PropertyRequest.presentationMode(body: input.body, contentType: contentType)
     }

@@ -141,43 +141,34 @@ struct ReceiverResponder: HTTPResponder {
 
     // MARK: - Properties
 
-    private func propertyName(_ request: HTTPRequest) throws(ProtocolError) -> String {
-        guard let name = request.query.keys.sorted().first, request.query.count == 1 else {
-            throw ProtocolError("\(request.path) needs one property name, such as ?interstitialEvents")
-        }
-        return name
-    }
-
     private func setProperty(_ request: HTTPRequest) async throws(ProtocolError) -> HTTPResponse {
-        let name = try propertyName(request)
+        let property = try SettableProperty(query: request.query)
         let contentType = request.headers["Content-Type"]
         let change: @Sendable (CastRequest) -> CastRequest
-        switch name {
-        case "presentationMode":
+        switch property {
+        case .presentationMode:
             let mode = try PropertyRequest.presentationMode(body: request.body, contentType: contentType)
             return try presentationMode(mode)
-        case "interstitialEvents":
+        case .interstitialEvents:
             let events = try PropertyRequest.interstitialEvents(body: request.body, contentType: contentType)
             change = { cast in
                 var cast = cast
                 cast.clientEvents = cast.clientEvents.map { $0.merging(events) } ?? events
                 return cast
             }
-        case "automaticallyHandlesInterstitialEvents":
-            let automatic = try PropertyRequest.flag(body: request.body, contentType: contentType, name: name)
+        case .automaticallyHandlesInterstitialEvents:
+            let automatic = try PropertyRequest.flag(body: request.body, contentType: contentType, property: property)
             change = { cast in
                 var cast = cast
                 cast.automaticallyHandlesInterstitials = automatic
                 return cast
             }
-        default:
-            throw ProtocolError("setProperty knows presentationMode, interstitialEvents and automaticallyHandlesInterstitialEvents, not '\(name)'")
         }
         guard let session = core.active else { throw ProtocolError(status: 409, "no session is playing; cast with POST /play first") }
         do throws(CastError) {
             try await session.change(change)
         } catch {
-            throw ProtocolError(status: 422, "\(name): \(error.reason)")
+            throw ProtocolError(status: 422, "\(property.rawValue): \(error.reason)")
         }
         return plist(PropertyAnswer<JSONValue>(value: nil))
     }
@@ -195,26 +186,24 @@ struct ReceiverResponder: HTTPResponder {
     }
 
     private func getProperty(_ request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
-        let name = try propertyName(request)
+        let property = try ReadableProperty(query: request.query)
         let wantsJSON = request.headers["Accept"]?.contains("application/json") == true
         let body: (data: Data, contentType: String)
-        switch name {
-        case "interstitialEvents":
+        switch property {
+        case .interstitialEvents:
             let value = core.active.map { PropertyResponse.interstitialEvents($0.engineNow.plan) } ?? []
             body = PropertyResponse.body(value, json: wantsJSON)
-        case "playbackAccessLog", "playbackErrorLog":
+        case .playbackAccessLog, .playbackErrorLog:
             // The session playing, else the last one played: a sender reads the logs after the end too.
             let latest = core.current.map { (id: $0.id, startedAt: $0.startedAt, report: $0.report) }
                 ?? core.store.latest.flatMap { entry in core.store.report(id: entry.id).map { (id: entry.id, startedAt: entry.startedAt, report: $0) } }
-            if name == "playbackAccessLog" {
+            if property == .playbackAccessLog {
                 let log = latest.map { PlaybackLogs.accessLog($0.report, sessionID: $0.id, startedAt: $0.startedAt) } ?? []
                 body = PropertyResponse.body(log, json: wantsJSON)
             } else {
                 let log = latest.map { PlaybackLogs.errorLog($0.report, sessionID: $0.id, startedAt: $0.startedAt) } ?? []
                 body = PropertyResponse.body(log, json: wantsJSON)
             }
-        default:
-            throw ProtocolError("getProperty knows interstitialEvents, playbackAccessLog and playbackErrorLog, not '\(name)'")
         }
         return HTTPResponse(status: 200, headers: ["Content-Type": body.contentType], body: body.data)
     }
@@ -277,10 +266,14 @@ struct ReceiverResponder: HTTPResponder {
                 id: entry.id, profile: entry.profile, playlist: entry.playlist, active: false, state: .ended, startedAt: entry.startedAt,
                 endReason: entry.endReason)
         }
-        if let session = core.active {
+        // The current session until the store lists it: one that has just ended is neither playing nor
+        // stored until its report reaches the store, and a listing must not lose it in between.
+        if let session = core.current, !stored.entries.contains(where: { $0.id == session.id }) {
+            let active = session.isActive
             list.append(SessionSummary(
-                id: session.id, profile: session.profile.name, playlist: session.playlist, active: true, state: session.engineNow.state,
-                startedAt: session.startedAt))
+                id: session.id, profile: session.profile.name, playlist: session.playlist, active: active,
+                state: active ? session.engineNow.state : .ended, startedAt: session.startedAt,
+                endReason: active ? nil : session.report.endReason))
         }
         return json(SessionList(sessions: list, earlier: stored.earlier))
     }

@@ -6,7 +6,7 @@ import Foundation
 public enum PropertyRequest {
     /// `setProperty?interstitialEvents`: an array of events in AVPlayerInterstitialEvent's shape.
     public static func interstitialEvents(body: Data, contentType: String?) throws(ProtocolError) -> ClientEvents {
-        let value = try self.value(body: body, contentType: contentType, name: "interstitialEvents").value
+        let value = try self.value(body: body, contentType: contentType, property: .interstitialEvents).value
         do throws(ClientEvents.Failure) {
             return try ClientEvents(value)
         } catch {
@@ -17,19 +17,19 @@ public enum PropertyRequest {
     /// `setProperty?automaticallyHandlesInterstitialEvents`: true or false. JSON is read with its
     /// types, so `1` is refused; a property list may also say `<integer>1</integer>` or 0, as legacy
     /// senders write booleans there.
-    public static func flag(body: Data, contentType: String?, name: String) throws(ProtocolError) -> Bool {
-        let read = try value(body: body, contentType: contentType, name: name)
+    public static func flag(body: Data, contentType: String?, property: SettableProperty) throws(ProtocolError) -> Bool {
+        let read = try value(body: body, contentType: contentType, property: property)
         switch read.value {
         case .bool(let flag): return flag
         case .number(let number) where read.isPropertyList && (number == 0 || number == 1): return number == 1
-        default: throw ProtocolError("\(name) must be true or false")
+        default: throw ProtocolError("\(property.rawValue) must be true or false")
         }
     }
 
     /// `setProperty?presentationMode`: `standard`, `pictureInPicture` (or `pip`) or `external`, as the
     /// value itself or as `{"mode": …}`, in a property list or JSON.
     public static func presentationMode(body: Data, contentType: String?) throws(ProtocolError) -> PresentationMode {
-        var read = try value(body: body, contentType: contentType, name: "presentationMode").value
+        var read = try value(body: body, contentType: contentType, property: .presentationMode).value
         if case .object(let members) = read, let mode = members["mode"], members.count == 1 { read = mode }
         guard case .string(let name) = read, let mode = PresentationMode(wireName: name) else {
             throw ProtocolError("presentationMode must be standard, pictureInPicture (or pip) or external")
@@ -38,7 +38,8 @@ public enum PropertyRequest {
     }
 
     /// The property's value: the `value` member of a dictionary, or the document itself.
-    private static func value(body: Data, contentType: String?, name: String) throws(ProtocolError) -> (value: JSONValue, isPropertyList: Bool) {
+    private static func value(body: Data, contentType: String?, property: SettableProperty) throws(ProtocolError) -> (value: JSONValue, isPropertyList: Bool) {
+        let name = property.rawValue
         guard !body.isEmpty else { throw ProtocolError("setProperty?\(name) has no body") }
         switch PlayRequest.form(of: body, contentType: contentType) {
         case .plist:

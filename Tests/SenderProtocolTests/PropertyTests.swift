@@ -37,7 +37,7 @@ struct PropertyTests {
     func flags(_ body: String, _ expected: Bool?) {
         let name = "automaticallyHandlesInterstitialEvents"
         do throws(ProtocolError) {
-            let result = try PropertyRequest.flag(body: Data(body.utf8), contentType: nil, name: name)
+            let result = try PropertyRequest.flag(body: Data(body.utf8), contentType: nil, property: .automaticallyHandlesInterstitialEvents)
             #expect(result == expected)
         } catch {
             #expect(expected == nil, "refused: \(error)")
@@ -59,5 +59,22 @@ struct PropertyTests {
         #expect(first["restrictions"] as? [String] == ["constrainsSeekingForwardInPrimaryContent", "requiresPlaybackAtPreferredRateForAdvancement"])
         let json = try #require(try JSONSerialization.jsonObject(with: PropertyResponse.body(value, json: true).data) as? [[String: Any]])
         #expect(json.first?["restrictions"] as? [String] == ["constrainsSeekingForwardInPrimaryContent", "requiresPlaybackAtPreferredRateForAdvancement"])
+    }
+
+    @Test("A property route takes exactly one name it knows, and its refusal lists the names it does")
+    func propertyNames() throws {
+        #expect(try SettableProperty(query: ["presentationMode": ""]) == .presentationMode)
+        #expect(try ReadableProperty(query: ["playbackErrorLog": ""]) == .playbackErrorLog)
+        #expect(ReadableProperty.playbackAccessLog.path == "/getProperty?playbackAccessLog")
+        for query in [[:], ["interstitialEvents": "", "presentationMode": ""]] as [[String: String]] {
+            #expect(throws: ProtocolError.self) { try SettableProperty(query: query) }
+        }
+        do throws(ProtocolError) {
+            _ = try SettableProperty(query: ["playbackAccessLog": ""])
+            Issue.record("a readable-only property was taken for setProperty")
+        } catch {
+            #expect(error.status == 400)
+            #expect(error.reason == "setProperty knows presentationMode, interstitialEvents and automaticallyHandlesInterstitialEvents, not 'playbackAccessLog'")
+        }
     }
 }
