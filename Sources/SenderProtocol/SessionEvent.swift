@@ -26,6 +26,8 @@ public struct SessionEvent: Sendable, Equatable, Codable {
     public var transition: Transition?
     /// The presentation mode (`presentation-mode-changed`: the new one).
     public var mode: WireName<PresentationMode>?
+    /// Why the playhead stopped (`stall-started`, `stall-ended`).
+    public var stall: WireName<StallReason>?
     /// The event's JSON exactly as it arrived, when it was read from a stream (`watch --json` prints it).
     public var json = ""
 
@@ -44,6 +46,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         restriction = event.restriction.map(WireName.init)
         transition = event.transition
         mode = event.mode.map(WireName.init)
+        stall = event.stall.map(WireName.init)
     }
 
     public init(kind: PlaybackEvent.Kind, session: String? = nil, state: PlaybackState? = nil) {
@@ -71,7 +74,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
     private static let eventNameKey = CodingUserInfoKey(rawValue: "airlab.eventName")!
 
     enum CodingKeys: String, CodingKey {
-        case kind, session, time, state, position, rate, eventID, assetIndex, assetURI, reason, command, restriction, transition, mode
+        case kind, session, time, state, position, rate, eventID, assetIndex, assetURI, reason, command, restriction, transition, mode, stall
     }
 
     public init(from decoder: any Decoder) throws {
@@ -96,6 +99,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         restriction = try? container.decodeIfPresent(WireName<InterstitialEvent.Restriction>.self, forKey: .restriction)
         transition = try? container.decodeIfPresent(Transition.self, forKey: .transition)
         mode = try? container.decodeIfPresent(WireName<PresentationMode>.self, forKey: .mode)
+        stall = try? container.decodeIfPresent(WireName<StallReason>.self, forKey: .stall)
     }
 
     /// Every member the event has; `session` is written even when null, so a listener can tell the
@@ -116,5 +120,6 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         try container.encodeIfPresent(restriction, forKey: .restriction)
         try container.encodeIfPresent(transition, forKey: .transition)
         try container.encodeIfPresent(mode, forKey: .mode)
+        try container.encodeIfPresent(stall, forKey: .stall)
     }
 }

@@ -46,8 +46,12 @@ import Testing
                 let totals = try #require(report["totals"] as? [String: Any])
                 #expect((totals["stalls"] as? Int ?? 0) > 0 && (totals["stallSeconds"] as? Double ?? 0) > 0, "\(totals)")
                 #expect((report["timeline"] as? [[String: Any]] ?? []).contains { $0["kind"] as? String == "stall" && $0["stall"] as? String == "segment-late" })
-                let kinds = try await events.eventsUntilEnded().compactMap { $0["kind"] as? String }
+                let streamed = try await events.eventsUntilEnded()
+                let kinds = streamed.compactMap { $0["kind"] as? String }
                 #expect(kinds.contains("stall-started") && kinds.contains("stall-ended"), "\(kinds)")
+                // Why it stalled, on the wire as in the report.
+                let stalls = streamed.filter { $0["kind"] as? String == "stall-started" }
+                #expect(!stalls.isEmpty && stalls.allSatisfy { $0["stall"] as? String == "segment-late" }, "\(stalls)")
             }
         }
     }
