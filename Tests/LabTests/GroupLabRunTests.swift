@@ -32,9 +32,15 @@ struct GroupLabRunTests {
         let participants = try #require(document["participants"] as? [[String: Any]])
         #expect(participants.compactMap { $0["name"] as? String } == ["A", "B"])
         let a = try #require(participants.first), b = try #require(participants.last)
-        // B waits for each of A's two 4 s ads (and A's switches), on the group clock.
+        // B waits for each of A's two 4 s ads (and A's switches), on the group clock: as long as A
+        // was suspended in them, however long a loaded machine made that.
         let waited = try #require(b["waitingSeconds"] as? Double)
-        #expect(waited >= 7 && waited < 14, "B waited \(waited) s")
+        let aSuspended = try #require(a["suspensions"] as? [[String: Any]])
+            .filter { $0["reason"] as? String == "playingInterstitial" }
+            .reduce(0.0) { $0 + (($1["end"] as? Double ?? .infinity) - ($1["start"] as? Double ?? 0)) }
+        #expect(waited >= 7, "B waited \(waited) s")
+        #expect(abs(waited - aSuspended) < 0.01, "B waited \(waited) s while A was in its breaks \(aSuspended) s")
+        #expect((b["waits"] as? [[String: Any]])?.count == 2, "\(b["waits"] ?? "no waits")")
         #expect((a["waitingSeconds"] as? Double) == 0)
         let edges = try #require(b["waitedFor"] as? [[String: Any]])
         #expect(edges.compactMap { $0["holder"] as? String } == ["A"])
