@@ -22,7 +22,7 @@ public struct CastPlan: Sendable {
 }
 
 /// Prepares casts: reads the playlist and what its interstitials point at, probes the media, and
-/// turns all of it into the plan one receiver profile plays (DESIGN.md §2).
+/// turns all of it into the plan one receiver profile plays (docs/ARCHITECTURE.md, "One cast, end to end").
 ///
 /// This is where the I/O of a cast happens; the engine that plays the plan does none.
 public struct CastPlanner: Sendable {

@@ -13,7 +13,7 @@ extension SegmentSurvey {
     }
 
     /// What fetching and analysing one job found. A struct, not a tuple: task-group results that are
-    /// tuples are corrupted by Swift 6.3 release builds (PLATFORM-NOTES).
+    /// tuples are corrupted by Swift 6.3 release builds (a miscompilation the release-build test run guards against).
     struct Measured: Sendable {
         var index: Int
         var fetch: SegmentFetchResult

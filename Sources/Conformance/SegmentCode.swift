@@ -1,6 +1,6 @@
 import HLS
 
-/// The stable codes of the per-segment checks (research/segments.md §3), spelled as the README's
+/// The stable codes of the per-segment checks (docs/validate.md), spelled as its
 /// table spells them. Tools match on them, so a code is never renamed.
 extension DiagnosticCode {
     public static let segmentHTTP = DiagnosticCode("SEG-HTTP")
@@ -26,7 +26,7 @@ extension DiagnosticCode {
     public static let segmentSplice = DiagnosticCode("SEG-SPLICE")
     public static let segmentContinuity = DiagnosticCode("SEG-TS-CC")
 
-    /// Every per-segment code, in the README's order.
+    /// Every per-segment code, in docs/validate.md's order.
     public static let segmentCodes: [DiagnosticCode] = [
         .segmentHTTP, .segmentMIME, .segmentSlow, .segmentMedia, .segmentEXTINF, .segmentTarget, .segmentIDR, .segmentIDRInterval,
         .segmentTimestampGap, .segmentTimestampOverlap, .segmentTimelineDrift, .segmentDiscontinuityMissing, .segmentFrameRateChange,
@@ -42,7 +42,7 @@ extension DiagnosticCode {
         }
     }
 
-    /// Every check family, in the README's order.
+    /// Every check family, in docs/validate.md's order.
     public static var segmentFamilies: [String] {
         var seen = Set<String>()
         return segmentCodes.map(\.checkFamily).filter { seen.insert($0).inserted }

@@ -1,7 +1,7 @@
 import HLS
 import MediaValues
 
-/// The per-segment checks of `airlab validate` (research/segments.md §3): pure functions from
+/// The per-segment checks of `airlab validate` (docs/validate.md): pure functions from
 /// surveyed renditions to diagnostics. No I/O, no clock: the survey measured everything first.
 public enum SegmentConformance {
     /// What the checks know besides the segments.

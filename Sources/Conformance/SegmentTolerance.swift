@@ -1,5 +1,5 @@
 /// The tolerances of the per-segment checks, each with where it comes from. One place, so the
-/// README's table, the checks and the tests agree.
+/// docs/validate.md's table, the checks and the tests agree.
 public enum SegmentTolerance {
     /// Floating-point slack on comparisons of times read from 90 kHz and other integer clocks: far
     /// below any tolerance a rule states.

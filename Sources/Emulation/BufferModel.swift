@@ -1,6 +1,6 @@
 /// How a receiver's player buffers media when it fetches segments (`--media verify|realtime`): how far
 /// ahead it loads, how much it needs before the first frame and after a stall, how early it preloads
-/// an interstitial, and how it retries a segment that failed (research/segments.md §1).
+/// an interstitial, and how it retries a segment that failed (docs/simulate.md, "Fetching the media").
 ///
 /// Every number carries where it comes from: hls.js and Media3 publish theirs; AVPlayer does not, so
 /// the Apple TV numbers are `assumed` until someone measures `loadedTimeRanges` on a device.

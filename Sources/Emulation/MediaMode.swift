@@ -1,4 +1,4 @@
-/// What a receiver does with the media it plays (`--media`, DESIGN.md §12).
+/// What a receiver does with the media it plays (`--media`, docs/simulate.md).
 public enum MediaMode: String, Sendable, Hashable, Codable, CaseIterable {
     /// Reads the playlists and probes each asset's first segment; plays on the latency model.
     case probe

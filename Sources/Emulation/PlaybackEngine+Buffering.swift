@@ -1,6 +1,6 @@
 /// Buffering: when the plan carries segments and a buffer model (`--media verify|realtime`), the
 /// engine decides what to fetch and when, and stalls when the playhead reaches the end of what has
-/// arrived (research/segments.md §2, §4).
+/// arrived (docs/simulate.md, "Fetching the media").
 ///
 /// The engine stays pure: it asks for fetches (`takeFetchActions`) and is told how they went
 /// (`segmentLoaded`, `segmentFailed`); its driver performs them, on a model of the network or for

@@ -1,4 +1,4 @@
-/// The presentation mode, and the ad breaks a sender's SDK starts, which depend on it (DESIGN.md §11).
+/// The presentation mode, and the ad breaks a sender's SDK starts, which depend on it (docs/simulate.md).
 ///
 /// HLS interstitials never look at the mode: the schedule, SKIP, JUMP and resume offsets apply the
 /// same in picture in picture. An SDK ad break is different: the SDK starts it on the content player

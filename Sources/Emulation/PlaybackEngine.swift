@@ -10,7 +10,7 @@ import HLS
 ///
 /// The schedule decided which events play together, in which order, and where primary resumes after
 /// them (`BreakGroup`); the engine walks the plan's groups. What it decides itself is what only
-/// playback knows (RFC 8216bis Appendix D, DESIGN.md §4):
+/// playback knows (RFC 8216bis Appendix D, docs/simulate.md):
 /// - PRE plays before primary, wherever playback starts; POST after primary ends.
 /// - The group just played does not trigger again where primary resumes (with a zero or negative
 ///   offset the playhead meets it again at once), and a group that sends primary back is retired

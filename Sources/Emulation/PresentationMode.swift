@@ -1,4 +1,4 @@
-/// How a session's video is shown on the receiver (DESIGN.md §11).
+/// How a session's video is shown on the receiver (docs/simulate.md, "Picture in picture and SDK ads").
 ///
 /// HLS interstitials play the same in every mode; the mode matters to ads an SDK on the sender side
 /// starts itself, which may not start while picture in picture is active (IMA's rule).

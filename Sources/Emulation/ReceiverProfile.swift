@@ -1,5 +1,5 @@
 /// One kind of receiver: what it decodes, how its display and player switch, its network, and what
-/// each kind of transition costs it (DESIGN.md §6). Read from a JSON file that profile.schema.json describes.
+/// each kind of transition costs it (docs/simulate.md). Read from a JSON file that profile.schema.json describes.
 public struct ReceiverProfile: Sendable, Hashable, Codable {
     public var name: String
     public var model: String

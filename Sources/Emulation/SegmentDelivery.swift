@@ -26,7 +26,7 @@ public protocol SegmentFetcher: Sendable {
 
 /// A fetch's time on a modelled network: a round trip to ask, the origin's own time to first byte
 /// (measured when the segment was fetched beforehand), and the bytes at the receiver's bandwidth,
-/// with TCP's slow start on the first fetch of a connection (research/segments.md §2.3).
+/// with TCP's slow start on the first fetch of a connection (docs/simulate.md, "Fetching the media").
 public struct SegmentNetworkModel: Sendable {
     /// What was measured of one segment (by URL) when it was fetched beforehand.
     public struct Measured: Sendable, Hashable {

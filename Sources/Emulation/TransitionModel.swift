@@ -2,7 +2,7 @@ import Foundation
 import HLS
 import MediaValues
 
-/// How long one receiver profile takes to switch between two pieces of media (DESIGN.md §6).
+/// How long one receiver profile takes to switch between two pieces of media (docs/simulate.md, "Receiver profiles and the latency model").
 ///
 /// A transition costs priming (fetching the new media's playlist and first segment, less what the
 /// receiver preloaded ahead of the break) plus, on a video path and an audio path that run in

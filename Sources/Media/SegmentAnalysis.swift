@@ -7,7 +7,7 @@ import MediaValues
 /// `avformat_find_stream_info`.
 ///
 /// Reading packets costs a few milliseconds a segment where finding stream info costs five times as
-/// much (research/segments.md §5), so every segment of a stream can be analysed. A TS segment is
+/// much (docs/validate.md), so every segment of a stream can be analysed. A TS segment is
 /// handed over as it is; an fMP4 segment with its init section in front, as a player appends them.
 public enum SegmentAnalysis {
     /// Limits for analysis: a small probe size (the TS demuxer only needs to find the PMT; the MP4

@@ -12,7 +12,7 @@ public struct FleetDescription: Sendable {
 
     /// How many receivers one group may hold.
     public static let countRange = 1...1000
-    /// How many receivers one process may run in all: 20 times the 500 measured at 94 MB (DESIGN.md §13).
+    /// How many receivers one process may run in all: 20 times the 500 measured at 94 MB (docs/daemon.md).
     public static let maximumReceivers = 10_000
     /// Session seconds per real second: above 0, at most this.
     public static let maximumTimeScale = 10_000.0

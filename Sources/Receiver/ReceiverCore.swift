@@ -217,7 +217,7 @@ final class ReceiverCore: Sendable {
         return session
     }
 
-    /// Only http and https are fetched unless the receiver allows file URLs (DESIGN.md §8).
+    /// Only http and https are fetched unless the receiver allows file URLs (docs/daemon.md).
     private func checkScheme(of location: String) throws(ProtocolError) {
         let scheme = URL(string: location)?.scheme?.lowercased()
         if scheme == "http" || scheme == "https" { return }

@@ -9,7 +9,7 @@ import Synchronization
 /// The receivers share one session driver, on one scaled clock (one per time scale, should receivers
 /// be configured with different ones), so that sessions across the fleet run on one timeline.
 ///
-/// mDNS is optional (DESIGN.md §8): without avahi the receivers serve anyway, the publisher waits,
+/// mDNS is optional (docs/daemon.md): without avahi the receivers serve anyway, the publisher waits,
 /// and they are published when avahi appears; when it restarts they are published again.
 public final class ReceiverFleet: Sendable {
     public let receivers: [Receiver]

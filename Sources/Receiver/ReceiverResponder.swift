@@ -5,7 +5,7 @@ import HTTP
 import Reports
 import SenderProtocol
 
-/// The sender protocol's routes (DESIGN.md §3) over one receiver.
+/// The sender protocol's routes (docs/daemon.md, "The protocol") over one receiver.
 ///
 /// Reads that only look at a snapshot and never wait (`/playback-info`, `/server-info`, `GET /scrub`,
 /// `/metrics`) are answered on the server's polling thread; everything else runs in a task. Every answer carries a reason phrase
@@ -75,7 +75,7 @@ struct ReceiverResponder: HTTPResponder {
 
     private func route(_ request: HTTPRequest) async throws(ProtocolError) -> HTTPResponse {
         guard let route = Route(path: request.path) else {
-            throw ProtocolError(status: 404, "no endpoint \(request.path); see DESIGN.md §3 for the sender protocol")
+            throw ProtocolError(status: 404, "no endpoint \(request.path); this receiver serves \(Route.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard route.methods.contains(request.method) else {
             if route == .session { throw ProtocolError(status: 405, "\(request.path) takes GET") }

@@ -2,7 +2,7 @@ import Emulation
 import Foundation
 import HLS
 
-/// `POST /play`, read in every form senders use (DESIGN.md §3).
+/// `POST /play`, read in every form senders use (docs/daemon.md, "The protocol").
 ///
 /// Legacy senders send `text/parameters` (`Content-Location: URL` and `Start-Position: 0.25`, lines
 /// ending in CRLF or LF), a binary or XML property list with the same keys, and sometimes no

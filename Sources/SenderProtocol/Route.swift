@@ -1,5 +1,5 @@
 import Foundation
-/// The sender protocol's routes (DESIGN.md §3): the receiver's table, the client's targets and the
+/// The sender protocol's routes (docs/daemon.md, "The protocol"): the receiver's table, the client's targets and the
 /// `route` label of `GET /metrics` come from here.
 public enum Route: String, CaseIterable, Sendable {
     case serverInfo = "/server-info"

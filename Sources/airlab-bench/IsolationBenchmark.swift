@@ -15,7 +15,7 @@ import Origin
 /// Each figure under attack is printed as a ratio to its idle figure, with airlabd's resident memory.
 ///
 /// Target (issue 21): the neighbour's figures stay within a few milliseconds of idle, and memory within
-/// the README's budgets. The rules are tests (`GroupIsolationTests`, `FleetIsolationTests`); this measures.
+/// the budgets docs/daemon.md states. The rules are tests (`GroupIsolationTests`, `FleetIsolationTests`); this measures.
 struct IsolationBenchmark: Benchmark {
     let name = "isolation"
     /// How long the probe runs in each phase (with at least 20 rounds, however long they take).

@@ -84,7 +84,7 @@ struct ValidateBenchmark: Benchmark {
         return lines
     }
 
-    /// A struct, not a tuple, out of async work (PLATFORM-NOTES: release builds and tuple results).
+    /// A struct, not a tuple, out of async work (Swift 6.3 release builds have corrupted tuple results of async work here).
     private struct Counts: Sendable {
         var segments: Int
         var findings: Int

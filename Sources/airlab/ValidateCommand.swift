@@ -16,7 +16,7 @@ enum ValidateCommand {
             checked: HTTP status and length, content type, load time, EXTINF against the media, target
             duration, IDR frames, timestamp gaps and jumps, frame-rate and codec-parameter changes, audio
             and video alignment, bitrate against BANDWIDTH and the profile's network, asset lengths, TS
-            continuity counters. The README lists every SEG- code with its tolerance and source.
+            continuity counters. docs/validate.md lists every SEG- code with its tolerance and source.
             Profiles: \(ProfileCatalog().shippedNames.joined(separator: ", ")), or a path to a profile JSON file.
             Exit status: 0 when no error was found (warnings allowed), 1 when one was, 2 when the command
             line does not fit or the stream cannot be read.

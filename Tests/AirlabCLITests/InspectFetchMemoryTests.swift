@@ -34,7 +34,7 @@ struct InspectFetchMemoryTests {
 
         """
 
-    /// The README's target for this command (< 1 GiB). The shared budget (128 MiB) bounds the bytes in
+    /// The benchmark table's target for this command (< 1 GiB). The shared budget (128 MiB) bounds the bytes in
     /// flight; a body handed over leaves the budget and is parsed besides, so four 64 MiB asset bodies
     /// parsed at once add up to 256 MiB more. A quiet run peaks at 190-200 MB; a full suite on two
     /// loaded cores reached 545 MB (with the reads unbounded, 0.6 to 5 GB), which is why the bound is

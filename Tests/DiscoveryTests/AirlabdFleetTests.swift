@@ -214,7 +214,7 @@ extension MDNSTests {
 
                 try await namespace.killAvahi()
                 #expect(try await waitForLog(daemon, "airlabd: mDNS: no avahi-daemon is running"))
-                // Without avahi the receivers still answer: mDNS is optional (DESIGN.md §8).
+                // Without avahi the receivers still answer: mDNS is optional (docs/daemon.md).
                 for receiver in daemon.receivers {
                     #expect(try await serverInfo(namespace, port: receiver.port).deviceID == deviceIDs[receiver.name])
                 }

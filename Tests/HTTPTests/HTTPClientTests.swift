@@ -21,7 +21,7 @@ struct HTTPClientTests {
         return (opened.client, opened.value)
     }
 
-    /// A struct, not a tuple, out of the blocking work (PLATFORM-NOTES: release builds and tuple results).
+    /// A struct, not a tuple, out of the blocking work (Swift 6.3 release builds have corrupted tuple results of blocking work here).
     private struct Opened<Value: Sendable>: Sendable {
         var client: HTTPClientConnection
         var value: Value

@@ -172,13 +172,13 @@ struct FleetIsolationTests {
 }
 
 /// A process's resident memory as the kernel counts it (`/proc/PID/status`), and the budgets the
-/// README states for a daemon's reads.
+/// docs/daemon.md states for a daemon's reads.
 struct ProcessMemory {
-    /// All of a daemon's reads in progress hold at most this together (README, "Fetch memory").
+    /// All of a daemon's reads in progress hold at most this together (docs/daemon.md, "Fetch memory").
     static let fetchBudget = 128 << 20
-    /// The largest playlist a read takes (README: "a playlist at 64 MiB").
+    /// The largest playlist a read takes (docs/inspect.md: "a playlist at 64 MiB").
     static let playlistCap = 64 << 20
-    /// A whole process holding a playlist of millions of segments (README, benchmarks: `playlist
+    /// A whole process holding a playlist of millions of segments (README, the benchmark table: `playlist
     /// inspect` of 4,000,000 segments, "< 1 GiB").
     static let playlistProcessBudget = 1 << 30
 

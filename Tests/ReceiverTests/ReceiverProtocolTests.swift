@@ -3,7 +3,7 @@ import FoundationXML
 import TestSupport
 import Testing
 
-/// The sender protocol (DESIGN.md §3) against the real `airlabd` on 127.0.0.1, casting ffmpeg-made
+/// The sender protocol (docs/daemon.md) against the real `airlabd` on 127.0.0.1, casting ffmpeg-made
 /// media served over real HTTP.
 @Suite("airlabd speaks the sender protocol")
 struct ReceiverProtocolTests {

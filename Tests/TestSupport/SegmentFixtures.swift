@@ -1,7 +1,7 @@
 import Foundation
 
-/// HLS folders for the per-segment checks: a clean stream and one per defect (research/segments.md
-/// §7.2), each made by `ffmpeg` on first use and cached with `TestMedia`'s cache.
+/// HLS folders for the per-segment checks: a clean stream and one per defect (docs/validate.md),
+/// each made by `ffmpeg` on first use and cached with `TestMedia`'s cache.
 ///
 /// Every folder holds `index.m3u8` and its segments. The clean stream is 8 s of 320x180 at 30 fps
 /// with stereo AAC, cut into four 2 s segments that each start with an IDR frame (a closed GOP of 60
