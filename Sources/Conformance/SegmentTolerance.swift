@@ -68,6 +68,6 @@ public enum SegmentTolerance {
     public static let networkShare = 0.95
 
     /// Sum of an asset's measured durations vs its declared DURATION: one frame (HLS Authoring Spec
-    /// 15.3; DESIGN §4).
+    /// 15.3; docs/simulate.md).
     public static let assetLengthFrames = 1.0
 }

@@ -29,7 +29,7 @@ public enum GroupAction: Sendable, Hashable {
     case event(GroupEvent)
 }
 
-/// A command to one participant, in the shape of AVDelegatingPlaybackCoordinator's (research §1.4).
+/// A command to one participant, in the shape of AVDelegatingPlaybackCoordinator's (docs/groups.md).
 public enum GroupCommand: Sendable, Hashable {
     /// Play at `rate` so that primary `primary` plays at group time `atGroupTime` (which may be past:
     /// the participant plays from `primary + rate × (now − atGroupTime)`).
@@ -48,7 +48,7 @@ public enum GroupCommand: Sendable, Hashable {
 public enum GroupEvent: Sendable, Hashable {
     case joined(String, at: Double)
     case left(String, at: Double)
-    /// Participants whose policies differ from the first participant's (research §1.1: a misconfiguration).
+    /// Participants whose policies differ from the first participant's (docs/groups.md: a misconfiguration).
     case mixedPolicy([String], at: Double)
     case suspended(String, reason: SuspensionReason, at: Double, primary: Double)
     case resumed(String, reason: SuspensionReason, at: Double, primary: Double)

@@ -1,7 +1,7 @@
 import HLS
 
 /// One group's authority: a pure state machine from inputs at group times to commands for the
-/// participants and events for the report (research §4.4). It never reads a clock; every input says
+/// participants and events for the report (docs/groups.md). It never reads a clock; every input says
 /// when it happened.
 ///
 /// The rules:

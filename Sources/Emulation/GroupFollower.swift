@@ -2,7 +2,7 @@ import HLS
 
 /// One participant's side of its group, wherever the coordinator is: it reads the participant's own
 /// engine to tell the coordinator when a suspension begins and ends, and turns the coordinator's
-/// commands into commands for that engine (research §4.2, receiver-resident participation).
+/// commands into commands for that engine (docs/groups.md, receiver-resident participation).
 ///
 /// The one translation between engines and coordinators: the virtual-clock `GroupSimulation` and a
 /// receiver in `airlabd` that joined a group both use it, so a group plays by the same rules in a

@@ -11,7 +11,7 @@ public enum SuspensionReason: String, Sendable, Hashable, Codable, CaseIterable,
     public static func < (lhs: SuspensionReason, rhs: SuspensionReason) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-/// How one participant's coordinator behaves (research §4.3): the policy is a property of each
+/// How one participant's coordinator behaves (docs/groups.md): the policy is a property of each
 /// coordinator, not of the group, so participants may differ, which the report flags.
 public struct GroupPolicy: Sendable, Hashable, Codable {
     /// `suspensionReasonsThatTriggerWaiting`: a suspension for one of these reasons holds the group
@@ -58,7 +58,7 @@ public struct GroupPolicy: Sendable, Hashable, Codable {
     }
 }
 
-/// Where a participant stands with its group (research §4.1).
+/// Where a participant stands with its group (docs/groups.md).
 public enum FollowState: String, Sendable, Hashable, Codable {
     /// Playing (or paused) with the group timeline.
     case following

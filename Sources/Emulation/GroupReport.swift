@@ -1,4 +1,4 @@
-/// What a group run did (research §4.7): per participant, how long it waited and for whom, what it
+/// What a group run did (docs/groups.md): per participant, how long it waited and for whom, what it
 /// missed, its catch-up jumps, its `timeControlStatus` changes and its sync error. JSON is the source;
 /// the text table and JUnit views are made from it.
 public struct GroupReport: Sendable, Codable, Hashable {

@@ -4,7 +4,7 @@ import HTTP
 import SenderProtocol
 import Synchronization
 
-/// The groups one receiver hosts (`/groups`, research §4.3): any receiver can host groups, and
+/// The groups one receiver hosts (`/groups`, docs/groups.md): any receiver can host groups, and
 /// receivers anywhere join them over HTTP. Group time is the host's session clock, so it runs at the
 /// host's `--time-scale`.
 ///

@@ -5,7 +5,7 @@ import HTTP
 import SenderProtocol
 import Synchronization
 
-/// A session's place in a group hosted on any receiver, this one or another (research §4.2,
+/// A session's place in a group hosted on any receiver, this one or another (docs/groups.md,
 /// receiver-resident participation): the `GroupFollower` that reads the session's engine, the
 /// group clock's offset from this receiver's, the stream of commands from the host and the queue of
 /// inputs to it.

@@ -2,7 +2,7 @@ import Emulation
 import Foundation
 import HLS
 
-/// The group protocol under `/groups` on the receiver that hosts a group (research §4.3), as messages
+/// The group protocol under `/groups` on the receiver that hosts a group (docs/groups.md), as messages
 /// both sides encode and decode: the host in `airlabd`, the participants in other receivers, and the
 /// tests. Every position is primary seconds; every time is the group clock's, in media seconds at
 /// the host's `--time-scale`.

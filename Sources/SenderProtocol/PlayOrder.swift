@@ -112,7 +112,7 @@ public struct StartedSession: Sendable, Equatable, Codable {
 }
 
 /// The JSON `/play` extension that makes the receiver a participant of a group hosted on any receiver
-/// (research §4.3): `{"url": "http://h:7000/groups/g1", "participant": "A", "contentID": "movie-42",
+/// (docs/groups.md): `{"url": "http://h:7000/groups/g1", "participant": "A", "contentID": "movie-42",
 /// "stitched": "uri:*/ad-*", "policy": {"waitFor": ["playingInterstitial"]}}`.
 public struct GroupJoin: Sendable, Equatable, Codable {
     /// The group on its host.

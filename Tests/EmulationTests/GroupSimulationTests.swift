@@ -1,7 +1,7 @@
 import Testing
 @testable import Emulation
 
-/// The seeds' example (research §4.8): VOD, one break at 60 s, A a 15 s ad, B a 30 s ad, C none, on
+/// The seeds' example (docs/groups.md): VOD, one break at 60 s, A a 15 s ad, B a 30 s ad, C none, on
 /// Apple TV 4K transitions drawn with a fixed seed; expected numbers come from the drawn transitions.
 @Suite("Group simulation")
 struct GroupSimulationTests {
