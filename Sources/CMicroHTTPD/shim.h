@@ -18,6 +18,12 @@ typedef void *(*airlab_mhd_request_line_callback)(void *closure, const char *uri
 /// bound to `address`. One closure serves every callback; a zero limit or timeout means none.
 /// `threads` above 1 polls with that many threads, each accepting connections and serving its own
 /// (libmicrohttpd shares the connection limit among them).
+///
+/// A pool polls with poll(2), not epoll: libmicrohttpd 0.9.75's epoll loop lets the first thread
+/// awake accept up to ten connections in a row, so a burst of them (wrk's 64) landed 66 to 4 on
+/// two threads and the busy one set the tail. Its poll loop accepts one per pass, which spread the
+/// same burst evenly. poll costs a pass over the thread's connections, which for the one receiver
+/// that gets a pool (alone in its process) are a handful of senders and viewers.
 /// `timeout_seconds` is libmicrohttpd's idle timeout: silence on a connection that is not suspended.
 ///
 /// `digest_random` seeds the Digest nonces and must stay unchanged until the daemon stops;
@@ -31,7 +37,8 @@ static inline struct MHD_Daemon *airlab_mhd_start(
     void *closure)
 {
     // The server writes each response's Date itself (ServerCore.addDate) without glibc's time-zone lock.
-    unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_ALLOW_UPGRADE | MHD_USE_SUPPRESS_DATE_NO_CLOCK;
+    unsigned int polling = threads > 1 ? MHD_USE_POLL_INTERNAL_THREAD : MHD_USE_AUTO_INTERNAL_THREAD;
+    unsigned int flags = polling | MHD_ALLOW_SUSPEND_RESUME | MHD_ALLOW_UPGRADE | MHD_USE_SUPPRESS_DATE_NO_CLOCK;
     if (ipv6) flags |= MHD_USE_IPv6;
     return MHD_start_daemon(flags, 0, NULL, NULL, access, closure,
         MHD_OPTION_SOCK_ADDR, address,

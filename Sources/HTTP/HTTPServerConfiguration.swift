@@ -30,8 +30,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// close to what the client has read, and a client's pace reaches it.
     public var sendBufferBytes: Int?
     /// libmicrohttpd's polling threads, which parse and answer (and run `immediateResponse`); a
-    /// connection stays on the thread that accepted it. One is enough for a receiver among many; a
-    /// server alone in its process may poll with one per core, as nginx runs a worker per core.
+    /// connection stays on the thread that accepted it, and the threads take turns accepting (see
+    /// `airlab_mhd_start`). One is enough for a receiver among many; a server alone in its process
+    /// may poll with one per core, as nginx runs a worker per core.
     public var pollingThreads: Int
 
     public static let defaultConnectionLimit = 2048
