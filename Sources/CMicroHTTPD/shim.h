@@ -8,16 +8,22 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <poll.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 #include <microhttpd.h>
 
 /// Called once per request as soon as its request line has arrived, before its headers; the result
 /// becomes the request's initial `con_cls` (NULL keeps the access handler's first-call logic).
 typedef void *(*airlab_mhd_request_line_callback)(void *closure, const char *uri, struct MHD_Connection *connection);
 
-/// Starts a daemon with its own polling thread (epoll on Linux), suspend/resume and upgrades allowed,
-/// bound to `address`. One closure serves every callback; a zero limit or timeout means none.
-/// `threads` above 1 polls with that many threads, each accepting connections and serving its own
-/// (libmicrohttpd shares the connection limit among them).
+/// Starts a daemon, suspend/resume and upgrades allowed, bound to `address`. One closure serves every
+/// callback; a zero limit or timeout means none.
+///
+/// `threads` 0: no thread of its own; the caller runs it (`airlab_mhd_run`) when its epoll set
+/// (`airlab_mhd_epoll_fd`) is readable or its timeout has passed, so one loop can serve many
+/// daemons. 1: a polling thread of its own (epoll). Above 1: that many polling threads, each
+/// accepting connections and serving its own (libmicrohttpd shares the connection limit among them).
 ///
 /// A pool polls with poll(2), not epoll: libmicrohttpd 0.9.75's epoll loop lets the first thread
 /// awake accept up to ten connections in a row, so a burst of them (wrk's 64) landed 66 to 4 on
@@ -37,7 +43,7 @@ static inline struct MHD_Daemon *airlab_mhd_start(
     void *closure)
 {
     // The server writes each response's Date itself (ServerCore.addDate) without glibc's time-zone lock.
-    unsigned int polling = threads > 1 ? MHD_USE_POLL_INTERNAL_THREAD : MHD_USE_AUTO_INTERNAL_THREAD;
+    unsigned int polling = threads == 0 ? MHD_USE_EPOLL : threads > 1 ? MHD_USE_POLL_INTERNAL_THREAD : MHD_USE_AUTO_INTERNAL_THREAD;
     unsigned int flags = polling | MHD_ALLOW_SUSPEND_RESUME | MHD_ALLOW_UPGRADE | MHD_USE_SUPPRESS_DATE_NO_CLOCK;
     if (ipv6) flags |= MHD_USE_IPv6;
     return MHD_start_daemon(flags, 0, NULL, NULL, access, closure,
@@ -52,6 +58,59 @@ static inline struct MHD_Daemon *airlab_mhd_start(
         MHD_OPTION_DIGEST_AUTH_RANDOM, digest_random_size, digest_random,
         MHD_OPTION_NONCE_NC_SIZE, nonce_nc_slots,
         MHD_OPTION_END);
+}
+
+/// The epoll set of a daemon started without a thread of its own: readable when it has work.
+static inline int airlab_mhd_epoll_fd(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_EPOLL_FD);
+    return info == NULL ? -1 : info->epoll_fd;
+}
+
+/// Runs a daemon without a thread of its own once, without blocking, and says when it must run again
+/// whatever its descriptors do: in milliseconds (0: at once, it has data left to process), or -1 when
+/// only activity on its descriptors needs it.
+static inline int64_t airlab_mhd_run(struct MHD_Daemon *daemon) {
+    (void) MHD_run(daemon);
+    MHD_UNSIGNED_LONG_LONG timeout = 0;
+    if (MHD_get_timeout(daemon, &timeout) != MHD_YES) return -1;
+    return timeout > (MHD_UNSIGNED_LONG_LONG) INT64_MAX ? INT64_MAX : (int64_t) timeout;
+}
+
+// The epoll set of the loop that runs daemons without threads of their own (ServerLoop), in keys:
+// Swift's Glibc module has no epoll, and epoll_event is a packed struct.
+
+/// A new epoll set with a wake-up eventfd in it under key 0; -1 when either cannot be made.
+static inline int airlab_loop_create(int *wake_up) {
+    int set = epoll_create1(EPOLL_CLOEXEC);
+    *wake_up = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (set < 0 || *wake_up < 0) return -1;
+    struct epoll_event event = { .events = EPOLLIN, .data.u64 = 0 };
+    return epoll_ctl(set, EPOLL_CTL_ADD, *wake_up, &event) == 0 ? set : -1;
+}
+
+/// Watches `descriptor` for reading under `key`, or stops watching it when `watch` is false.
+static inline void airlab_loop_watch(int set, int descriptor, uint64_t key, bool watch) {
+    struct epoll_event event = { .events = EPOLLIN, .data.u64 = key };
+    (void) epoll_ctl(set, watch ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, descriptor, &event);
+}
+
+/// Waits up to `timeout_ms` (-1: for ever) and writes the keys of what is ready; their count, or 0
+/// when interrupted.
+static inline int airlab_loop_wait(int set, uint64_t *keys, int capacity, int timeout_ms) {
+    struct epoll_event events[64];
+    int ready = epoll_wait(set, events, capacity < 64 ? capacity : 64, timeout_ms);
+    for (int index = 0; index < ready; index++) keys[index] = events[index].data.u64;
+    return ready < 0 ? 0 : ready;
+}
+
+static inline void airlab_loop_signal(int wake_up) {
+    uint64_t one = 1;
+    (void) write(wake_up, &one, sizeof one);
+}
+
+static inline void airlab_loop_drain(int wake_up) {
+    uint64_t count;
+    (void) read(wake_up, &count, sizeof count);
 }
 
 /// The port the daemon is bound to, which differs from the requested one when that was 0.

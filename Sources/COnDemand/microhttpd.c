@@ -28,12 +28,14 @@
         (struct MHD_Connection *connection, enum MHD_ValueKind kind, MHD_KeyValueIterator iterator, void *iterator_cls), \
         (connection, kind, iterator, iterator_cls)) \
     X(const char *, MHD_get_reason_phrase_for, (unsigned int code), (code)) \
+    X(enum MHD_Result, MHD_get_timeout, (struct MHD_Daemon *daemon, MHD_UNSIGNED_LONG_LONG *timeout), (daemon, timeout)) \
     X(enum MHD_Result, MHD_queue_auth_fail_response2, \
         (struct MHD_Connection *connection, const char *realm, const char *opaque, struct MHD_Response *response, int signal_stale, \
             enum MHD_DigestAuthAlgorithm algo), \
         (connection, realm, opaque, response, signal_stale, algo)) \
     X(enum MHD_Result, MHD_queue_response, (struct MHD_Connection *connection, unsigned int status_code, struct MHD_Response *response), \
-        (connection, status_code, response))
+        (connection, status_code, response)) \
+    X(enum MHD_Result, MHD_run, (struct MHD_Daemon *daemon), (daemon))
 
 #define MHD_PROCEDURES(X) \
     X(MHD_destroy_response, (struct MHD_Response *response), (response)) \

@@ -29,8 +29,10 @@ final class BodyWakeUps: @unchecked Sendable {
         alarms.insert(alarm, at: index)
         if !started {
             started = true
-            let thread = Thread { [self] in run() }
-            thread.name = "airlab.http.body-wake-ups"
+            let thread = Thread { [self] in
+                Thread.current.name = "airlab.wake-ups"
+                run()
+            }
             thread.start()
         }
         condition.signal()

@@ -121,6 +121,9 @@ enum DaemonCallbacks {
             let id = UInt64(UInt(bitPattern: socketContext.pointee))
             core.watch(id).watch.withLock { $0.closed(id) }
             core.state.withLock { $0.openConnections -= 1 }
+            // A daemon at its connection limit has stopped listening; run from the shared loop, it
+            // listens again only on its next run, which nothing on its descriptors would bring.
+            core.loop?.runSoon()
             core.responder.connectionClosed(HTTPConnectionID(id))
         default:
             break

@@ -29,11 +29,18 @@ public struct HTTPServerConfiguration: Sendable {
     /// grows a send buffer to megabytes. A test origin sets a small one, so that what it logs as sent is
     /// close to what the client has read, and a client's pace reaches it.
     public var sendBufferBytes: Int?
-    /// libmicrohttpd's polling threads, which parse and answer (and run `immediateResponse`); a
-    /// connection stays on the thread that accepted it, and the threads take turns accepting (see
-    /// `airlab_mhd_start`). One is enough for a receiver among many; a server alone in its process
-    /// may poll with one per core, as nginx runs a worker per core.
-    public var pollingThreads: Int
+    /// Which threads parse and answer (and run `immediateResponse`).
+    public var polling: Polling
+
+    public enum Polling: Sendable, Equatable {
+        /// The process's shared loop (`ServerLoop`): a few threads for every server of the process,
+        /// however many; right for a receiver among many.
+        case shared
+        /// libmicrohttpd's own polling threads for this server alone: a server alone in its process may
+        /// poll with one per core, as nginx runs a worker per core. A connection stays on the thread that
+        /// accepted it, and the threads take turns accepting (see `airlab_mhd_start`).
+        case ownThreads(Int)
+    }
 
     public static let defaultConnectionLimit = 2048
     public static let defaultRequestTimeoutSeconds: Double = 5
@@ -43,7 +50,7 @@ public struct HTTPServerConfiguration: Sendable {
         address: String = "127.0.0.1", port: UInt16 = 0, maxBodySize: Int = 1 << 20, connectionLimit: Int = defaultConnectionLimit,
         requestTimeoutSeconds: Double = defaultRequestTimeoutSeconds, idleTimeoutSeconds: Int = defaultIdleTimeoutSeconds,
         heartbeatIntervalSeconds: Double = 15, authentication: DigestAuthentication? = nil, sendBufferBytes: Int? = nil,
-        pollingThreads: Int = 1
+        polling: Polling = .shared
     ) {
         self.address = address
         self.port = port
@@ -54,7 +61,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.heartbeatIntervalSeconds = heartbeatIntervalSeconds
         self.authentication = authentication
         self.sendBufferBytes = sendBufferBytes
-        self.pollingThreads = pollingThreads
+        self.polling = polling
     }
 }
 

@@ -24,7 +24,7 @@ public final class SSEStream: @unchecked Sendable {
         /// Not yet handed to a connection.
         case detached
         /// The connection is waiting for bytes when `suspended`.
-        case attached(connection: MHDHandle, suspended: Bool)
+        case attached(connection: ConnectionHandle, suspended: Bool)
         /// The server stopped: libmicrohttpd may not be called any more.
         case released
     }
@@ -140,14 +140,13 @@ public final class SSEStream: @unchecked Sendable {
     private static func wake(_ state: inout State) {
         if case .attached(let connection, true) = state.phase {
             state.phase = .attached(connection: connection, suspended: false)
-            MHD_resume_connection(connection.pointer)
+            connection.resume()
         }
     }
 
     // MARK: - The server's side, on libmicrohttpd's polling thread
 
-    func attach(to connection: OpaquePointer) {
-        let connection = MHDHandle(connection)
+    func attach(to connection: ConnectionHandle) {
         state.withLock { $0.phase = .attached(connection: connection, suspended: false) }
     }
 

@@ -17,8 +17,6 @@ final class ServerCore: @unchecked Sendable {
 
     struct State {
         var daemon: MHDHandle?
-        /// Made in `start()`: libdispatch traps when a source that was never resumed is released.
-        var heartbeat: HeartbeatTimer?
         var stopping = false
         /// Requests whose connection is suspended while a handler's task works on them.
         var waiting: [ObjectIdentifier: RequestContext] = [:]
@@ -33,6 +31,9 @@ final class ServerCore: @unchecked Sendable {
     }
 
     let state: Mutex<State>
+    /// The daemon's place on the process's shared loop, when it has no thread of its own. Set once in
+    /// `start()` before the loop may run the daemon, so before any connection can read it.
+    private(set) var loop: ServerLoop.Registration?
     /// `state.stopping`, readable without the lock by a polling thread answering a fresh request.
     private let isStopping = Atomic(false)
     /// The connection watch in stripes by connection id: every request passes it three times, and a
@@ -46,11 +47,6 @@ final class ServerCore: @unchecked Sendable {
     static let watchStripes = 16
 
     func watch(_ id: UInt64) -> WatchStripe { watches[Int(id % UInt64(Self.watchStripes))] }
-
-    /// Dispatch sources are thread-safe; the wrapper only lets one sit in the locked state.
-    struct HeartbeatTimer: @unchecked Sendable {
-        let source: any DispatchSourceTimer
-    }
 
     init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
         self.configuration = configuration
@@ -77,12 +73,15 @@ final class ServerCore: @unchecked Sendable {
         let closure = Unmanaged.passUnretained(self).toOpaque()
         let isIPv6 = address.isIPv6
         let seed = nonceSeed?.bytes
-        // libmicrohttpd gives each thread a share of the connection limit, and refuses a share of none.
         let limit = max(0, configuration.connectionLimit)
-        let threads = limit == 0 ? configuration.pollingThreads : min(configuration.pollingThreads, limit)
+        let threads = switch configuration.polling {
+        case .shared: 0
+        // libmicrohttpd gives each thread a share of the connection limit, and refuses a share of none.
+        case .ownThreads(let count): max(1, limit == 0 ? count : min(count, limit))
+        }
         let daemon = address.withSockaddr { sockaddr in
             airlab_mhd_start(
-                sockaddr, isIPv6, UInt32(clamping: max(1, threads)), UInt32(clamping: limit),
+                sockaddr, isIPv6, UInt32(clamping: threads), UInt32(clamping: limit),
                 UInt32(clamping: max(0, configuration.idleTimeoutSeconds)), Self.connectionMemory,
                 seed?.baseAddress, seed?.count ?? 0, seed == nil ? 0 : Self.nonceSlots,
                 DaemonCallbacks.access, DaemonCallbacks.completed, DaemonCallbacks.connection, DaemonCallbacks.requestLine,
@@ -91,27 +90,15 @@ final class ServerCore: @unchecked Sendable {
         guard let daemon else {
             throw HTTPServerError.cannotListen(address: configuration.address, port: configuration.port)
         }
-        let interval = max(0.05, configuration.heartbeatIntervalSeconds)
-        let heartbeat = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "airlab.http.heartbeat"))
-        heartbeat.schedule(deadline: .now() + interval, repeating: interval)
-        heartbeat.setEventHandler { [weak self] in self?.sendHeartbeats() }
-        heartbeat.resume()
-        // A thread of its own, not a Dispatch timer: libdispatch on Linux grows a pool that blocking work
-        // (probes, fetches) keeps busy only about once a second, which would let deadlines slip by seconds.
-        let every = ConnectionWatch.sweepInterval(requestTimeout: ConnectionWatch.timeout(seconds: configuration.requestTimeoutSeconds))
-        let sweeper = Thread { [weak self] in
-            while true {
-                Thread.sleep(forTimeInterval: every / .seconds(1))
-                guard let self, self.sweepConnections() else { return }
-            }
+        if threads == 0 {
+            let registration = ServerLoop.shared.register(daemon)
+            loop = registration
+            ServerLoop.shared.start(registration)
         }
-        sweeper.name = "airlab.http.sweep"
-        sweeper.start()
-        let handle = MHDHandle(daemon)
-        state.withLock { state in
-            state.daemon = handle
-            state.heartbeat = HeartbeatTimer(source: heartbeat)
-        }
+        state.withLock { $0.daemon = MHDHandle(daemon) }
+        ServerSweeper.shared.add(
+            self, sweepEvery: ConnectionWatch.sweepInterval(requestTimeout: ConnectionWatch.timeout(seconds: configuration.requestTimeoutSeconds)),
+            heartbeatEvery: .seconds(max(0.05, configuration.heartbeatIntervalSeconds)))
         return airlab_mhd_bound_port(daemon)
     }
 
@@ -120,7 +107,6 @@ final class ServerCore: @unchecked Sendable {
     func stop() {
         struct Shutdown {
             var daemon: MHDHandle
-            var heartbeat: HeartbeatTimer?
             var streams: [SSEStream]
             var bodies: [StreamedBody]
             var upgrades: [UpgradedConnection]
@@ -131,18 +117,20 @@ final class ServerCore: @unchecked Sendable {
             isStopping.store(true, ordering: .releasing)
             for context in state.waiting.values {
                 context.response = .text("The server is stopping.\n", status: 503)
-                MHD_resume_connection(context.connection)
+                handle(context.connection).resume()
             }
             state.waiting = [:]
             return Shutdown(
-                daemon: daemon, heartbeat: state.heartbeat, streams: Array(state.streams.values),
+                daemon: daemon, streams: Array(state.streams.values),
                 bodies: Array(state.bodies.values), upgrades: Array(state.upgrades.values))
         }
         guard let shutdown else { return }
-        shutdown.heartbeat?.source.cancel()
+        ServerSweeper.shared.remove(self)
         for stream in shutdown.streams { stream.releaseForShutdown() }
         for body in shutdown.bodies { body.releaseForShutdown() }
         for upgrade in shutdown.upgrades { upgrade.closeForShutdown() }
+        // A daemon on the shared loop is stopped once the loop will not run it again.
+        if let loop { ServerLoop.shared.remove(loop) }
         MHD_stop_daemon(shutdown.daemon.pointer)
         state.withLock { $0.daemon = nil }
     }
@@ -161,9 +149,9 @@ final class ServerCore: @unchecked Sendable {
     ///
     /// Each stripe under its lock: libmicrohttpd reports a connection closed (which takes its stripe's
     /// lock) before it closes its socket, so no descriptor here can have been closed and reused for
-    /// another connection. False once the server is stopping, which ends the sweeping thread.
-    private func sweepConnections() -> Bool {
-        guard !isStopping.load(ordering: .acquiring) else { return false }
+    /// another connection.
+    func sweepConnections() {
+        guard !isStopping.load(ordering: .acquiring), state.withLock({ $0.openConnections }) > 0 else { return }
         var expiredCount = 0
         var departedCount = 0
         for stripe in watches {
@@ -182,12 +170,16 @@ final class ServerCore: @unchecked Sendable {
                 state.closedPeerGone += departedCount
             }
         }
-        return true
     }
 
-    private func sendHeartbeats() {
+    func sendHeartbeats() {
         let streams = state.withLock { Array($0.streams.values) }
         for stream in streams { stream.sendComment("heartbeat") }
+    }
+
+    /// `connection` with what resuming it takes.
+    func handle(_ connection: OpaquePointer) -> ConnectionHandle {
+        ConnectionHandle(pointer: connection, loop: loop)
     }
 
     // MARK: - Answering, on the polling thread
@@ -235,7 +227,7 @@ final class ServerCore: @unchecked Sendable {
         state.withLock { state in
             guard state.waiting.removeValue(forKey: ObjectIdentifier(context)) != nil else { return }
             context.response = response
-            MHD_resume_connection(context.connection)
+            handle(context.connection).resume()
         }
     }
 
@@ -280,7 +272,7 @@ final class ServerCore: @unchecked Sendable {
             return true
         }
         guard registered else { return false }
-        stream.attach(to: context.connection)
+        stream.attach(to: handle(context.connection))
         context.stream = stream
         guard MHD_queue_response(context.connection, UInt32(status), response) == .YES else {
             unregister(stream)
@@ -310,7 +302,7 @@ final class ServerCore: @unchecked Sendable {
             body.detach(delivered: false)
             return false
         }
-        body.attach(to: context.connection)
+        body.attach(to: handle(context.connection))
         context.streamedBody = body
         guard MHD_queue_response(context.connection, UInt32(status), response) == .YES else {
             context.streamedBody = nil
@@ -345,7 +337,7 @@ final class ServerCore: @unchecked Sendable {
             upgrade.abandon()
             return false
         }
-        upgrade.register { [weak self] in self?.unregister(upgrade: key) }
+        upgrade.register(loop: loop) { [weak self] in self?.unregister(upgrade: key) }
         context.upgrade = upgrade
         guard MHD_queue_response(context.connection, 101, response) == .YES else {
             context.upgrade = nil

@@ -42,7 +42,7 @@ public final class StreamedBody: @unchecked Sendable {
 
     private enum Phase {
         case detached
-        case attached(connection: MHDHandle, suspended: Bool)
+        case attached(connection: ConnectionHandle, suspended: Bool)
         /// The server stopped or the request ended: libmicrohttpd may not be called any more.
         case released
     }
@@ -57,8 +57,7 @@ public final class StreamedBody: @unchecked Sendable {
 
     // MARK: - The server's side
 
-    func attach(to connection: OpaquePointer) {
-        let connection = MHDHandle(connection)
+    func attach(to connection: ConnectionHandle) {
         phase.withLock { $0 = .attached(connection: connection, suspended: false) }
     }
 
@@ -121,7 +120,7 @@ public final class StreamedBody: @unchecked Sendable {
         phase.withLock { phase in
             if case .attached(let connection, true) = phase {
                 phase = .attached(connection: connection, suspended: false)
-                MHD_resume_connection(connection.pointer)
+                connection.resume()
             }
         }
     }
@@ -130,7 +129,7 @@ public final class StreamedBody: @unchecked Sendable {
     /// touch libmicrohttpd again.
     func releaseForShutdown() {
         phase.withLock { phase in
-            if case .attached(let connection, true) = phase { MHD_resume_connection(connection.pointer) }
+            if case .attached(let connection, true) = phase { connection.resume() }
             phase = .released
         }
     }

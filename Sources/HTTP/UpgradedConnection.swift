@@ -39,6 +39,8 @@ public final class UpgradedConnection: @unchecked Sendable {
         var handle: MHDHandle?
         /// Takes the connection out of its server's registry once closed.
         var unregister: (@Sendable () -> Void)?
+        /// The shared loop that must run the daemon once the socket is handed back, if it has no thread.
+        var loop: ServerLoop.Registration?
     }
 
     private let state = Mutex(State())
@@ -83,8 +85,8 @@ public final class UpgradedConnection: @unchecked Sendable {
     /// The 101 went out and libmicrohttpd handed over `socket`. Runs on its polling thread: no blocking.
     func attach(socket: Int32, handle rawHandle: OpaquePointer, alreadyReceived: Data) {
         let handle = MHDHandle(rawHandle)
-        let accepted: Bool = state.withLock { state in
-            guard case .pending = state.phase else { return false }
+        let (accepted, loop) = state.withLock { state in
+            guard case .pending = state.phase else { return (false, state.loop) }
             state.phase = .open(socket: socket, handle: handle)
             state.handle = handle
             released.enter()
@@ -95,11 +97,12 @@ public final class UpgradedConnection: @unchecked Sendable {
             state.liveSources += 1
             reader.resume()
             flush(&state, socket: socket)
-            return true
+            return (true, state.loop)
         }
         guard accepted else {
             // Closed before the switch completed: hand the socket straight back.
             _ = airlab_mhd_upgrade_close(rawHandle)
+            loop?.runSoon()
             return
         }
         if !alreadyReceived.isEmpty {
@@ -108,8 +111,11 @@ public final class UpgradedConnection: @unchecked Sendable {
     }
 
     /// Called by the server that queued the 101, before the switch can happen.
-    func register(unregister: @escaping @Sendable () -> Void) {
-        state.withLock { $0.unregister = unregister }
+    func register(loop: ServerLoop.Registration?, unregister: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            state.loop = loop
+            state.unregister = unregister
+        }
     }
 
     /// The request ended without a switch; a no-op once switched.
@@ -218,15 +224,16 @@ public final class UpgradedConnection: @unchecked Sendable {
     }
 
     private func returnSocket() {
-        let returning: (handle: MHDHandle, unregister: (@Sendable () -> Void)?)? = state.withLock { state in
+        let returning: (handle: MHDHandle, unregister: (@Sendable () -> Void)?, loop: ServerLoop.Registration?)? = state.withLock { state in
             defer {
                 state.handle = nil
                 state.unregister = nil
             }
-            return state.handle.map { ($0, state.unregister) }
+            return state.handle.map { ($0, state.unregister, state.loop) }
         }
         guard let returning else { return }
         _ = airlab_mhd_upgrade_close(returning.handle.pointer)
+        returning.loop?.runSoon()
         returning.unregister?()
         released.leave()
     }

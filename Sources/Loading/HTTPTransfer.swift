@@ -48,8 +48,8 @@ final class HTTPTransfer: TransferReceiver, Sendable {
         var failure: LoadingError.Reason?
     }
 
-    /// The loop every loader of the process shares: one thread, started by the first http(s) read.
-    private static let loop = TransferLoop()
+    /// The process's one loop, shared with receivers' realtime fetches.
+    private static var loop: TransferLoop { .shared }
 
     /// The most redirects libcurl is told to follow (Transport's bound); the loader's own count refuses first.
     private static let curlRedirects = TransferRequest.redirects.upperBound

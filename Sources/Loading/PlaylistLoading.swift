@@ -25,8 +25,11 @@ public struct LoadedPlaylist: Sendable {
     public static func parsing(_ resource: LoadedResource) async -> LoadedPlaylist {
         guard resource.data.count > inlineParseLimit else { return LoadedPlaylist(resource) }
         return await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: LoadedPlaylist(resource)) }
-            thread.name = "airlab.loading.parse"
+            let thread = Thread {
+                // Named from inside: corelibs Foundation passes a name set before start() to no kernel thread.
+                Thread.current.name = "airlab.parse"
+                continuation.resume(returning: LoadedPlaylist(resource))
+            }
             thread.start()
         }
     }

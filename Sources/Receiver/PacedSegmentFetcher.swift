@@ -9,8 +9,8 @@ import Transport
 /// bandwidth times the clock's scale, a timeout the session's divided by it, and the timings come
 /// back in session time.
 struct PacedSegmentFetcher: SegmentFetcher {
-    /// One for the process: one thread drives every receiver's transfers.
-    static let loop = TransferLoop()
+    /// The process's one loop: one thread drives every receiver's transfers and every loader's.
+    static var loop: TransferLoop { .shared }
 
     /// Names the receiver's bucket, and the receiver to the origin (`X-Airlab-Client`).
     let client: String

@@ -31,8 +31,8 @@ public struct ReceiverConfiguration: Sendable {
     public var requestTimeout: Double
     /// Seconds a keep-alive connection may stay silent between requests.
     public var idleTimeout: Int
-    /// The HTTP server's polling threads (`HTTPServerConfiguration.pollingThreads`); a fleet decides.
-    public var pollingThreads = 1
+    /// Which threads serve the receiver's HTTP (`HTTPServerConfiguration.polling`); a fleet decides.
+    public var polling = HTTPServerConfiguration.Polling.shared
 
     public static let defaultMaxConnections = HTTPServerConfiguration.defaultConnectionLimit
     public static let defaultRequestTimeout = HTTPServerConfiguration.defaultRequestTimeoutSeconds
@@ -77,6 +77,6 @@ public struct ReceiverConfiguration: Sendable {
     var http: HTTPServerConfiguration {
         HTTPServerConfiguration(
             address: address, port: port, connectionLimit: maxConnections, requestTimeoutSeconds: requestTimeout,
-            idleTimeoutSeconds: idleTimeout, pollingThreads: pollingThreads)
+            idleTimeoutSeconds: idleTimeout, polling: polling)
     }
 }

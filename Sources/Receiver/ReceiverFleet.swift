@@ -21,8 +21,10 @@ public final class ReceiverFleet: Sendable {
         var receivers: [Receiver] = []
         for var configuration in configurations {
             // A receiver alone in its process may answer on every core (up to four), as nginx runs a
-            // worker per core; a fleet's receivers share the cores, one polling thread each.
-            if configurations.count == 1 { configuration.pollingThreads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
+            // worker per core; a fleet's receivers share the process's loop threads.
+            if configurations.count == 1 {
+                configuration.polling = .ownThreads(min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)))
+            }
             let driver = drivers[configuration.timeScale] ?? SessionDriver(clock: ScaledClock(scale: configuration.timeScale))
             drivers[configuration.timeScale] = driver
             receivers.append(try Receiver(configuration: configuration, planner: planner, driver: driver, log: log))

@@ -11,6 +11,10 @@ import Synchronization
 /// and the loop resumes it once tokens are back. A paced transfer's socket gets a small receive buffer,
 /// so that the origin sees the pace instead of the kernel absorbing megabytes first.
 public final class TransferLoop: Sendable {
+    /// The process's one loop, started by its first transfer: loaders and receivers' realtime fetches
+    /// share its thread. Benchmarks may make loops of their own.
+    public static let shared = TransferLoop()
+
     private let core: TransferLoopCore
 
     /// - Parameter receiveBufferBytes: SO_RCVBUF for paced transfers' sockets.
@@ -75,8 +79,11 @@ final class TransferLoopCore: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "airlab.transport.loop"
+        let thread = Thread { [self] in
+            // Named from inside: corelibs Foundation passes a name set before start() to no kernel thread.
+            Thread.current.name = "airlab.curl"
+            run()
+        }
         thread.start()
     }
 

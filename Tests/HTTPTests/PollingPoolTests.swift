@@ -7,7 +7,7 @@ import TestSupport
 /// `airlab_mhd_start`): everything a receiver relies on must work the same there.
 @Suite("A pool of polling threads")
 struct PollingPoolTests {
-    static let pool = HTTPServerConfiguration(heartbeatIntervalSeconds: 0.2, pollingThreads: 2)
+    static let pool = HTTPServerConfiguration(heartbeatIntervalSeconds: 0.2, polling: .ownThreads(2))
 
     @Test("Parallel connections are answered on the polling threads and from tasks, each with its own body")
     func parallelConnections() async throws {
