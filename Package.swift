@@ -13,6 +13,8 @@ let package = Package(
 
         /// Gregorian calendar dates by arithmetic (no time zone, no lock) and the HTTP date format.
         .target(name: "CivilTime"),
+        /// Named threads of the process's own, off Swift's cooperative pool.
+        .target(name: "OwnThreads"),
         /// Playlists, interstitial events, the interstitial schedule and diagnostics. No I/O.
         .target(name: "HLS", dependencies: ["CivilTime"]),
         /// The small argument parser both executables share.
@@ -50,7 +52,7 @@ let package = Package(
         /// http(s) URLs under one location rule, with size caps, timeouts, bounded redirects and byte
         /// ranges, and resolves interstitial durations from their assets. Its http(s) reads go through
         /// Transport, the one HTTP client.
-        .target(name: "Loading", dependencies: ["HLS", "Transport"]),
+        .target(name: "Loading", dependencies: ["HLS", "OwnThreads", "Transport"]),
         /// Preparing a cast: reads the playlist and its assets, decides what to probe and probes it
         /// (through Loading and Media), plans one receiver's playback.
         .target(name: "Casting", dependencies: ["HLS", "Loading", "Media", "MediaValues", "Emulation"]),
@@ -81,7 +83,7 @@ let package = Package(
         /// Not linked: COnDemand defines the two functions HTTP calls and loads libcrypto on first use.
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
         /// The HTTP server the receiver speaks through: keep-alive, limits, timeouts, upgrades, SSE.
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CCrypto", "COnDemand", "CivilTime"]),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CCrypto", "COnDemand", "CivilTime", "OwnThreads"]),
         /// The test origin: a folder served with injected faults (statuses, holds, pacing, stalls, cut and
         /// mislabelled bodies, redirects) from a validated plan, and its request log with timings.
         .target(name: "Origin", dependencies: ["HTTP", "HLS"]),
@@ -91,7 +93,7 @@ let package = Package(
         /// HTTP transfers on libcurl's multi interface, on one thread: monotonic timings, connection reuse,
         /// timeouts, and pacing by each client's own token bucket, origin-limited time kept apart from
         /// receiver-limited time.
-        .target(name: "Transport", dependencies: ["CCurl", "COnDemand"]),
+        .target(name: "Transport", dependencies: ["CCurl", "COnDemand", "OwnThreads"]),
 
         // MARK: - Processes
 

@@ -1,4 +1,5 @@
 import Foundation
+import OwnThreads
 import Synchronization
 
 /// Runs short actions at deadlines on one thread of its own: the resumes of connections whose streamed
@@ -29,11 +30,7 @@ final class BodyWakeUps: @unchecked Sendable {
         alarms.insert(alarm, at: index)
         if !started {
             started = true
-            let thread = Thread { [self] in
-                Thread.current.name = "airlab.wake-ups"
-                run()
-            }
-            thread.start()
+            NamedThread.start("airlab.wake-ups") { [self] in run() }
         }
         condition.signal()
     }

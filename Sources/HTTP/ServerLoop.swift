@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import OwnThreads
 import Synchronization
 
 /// The threads that run every libmicrohttpd daemon of the process that has no thread of its own: a
@@ -91,12 +92,7 @@ final class LoopThread: @unchecked Sendable {
         epoll = airlab_loop_create(&wakeUp)
         self.wakeUp = wakeUp
         precondition(epoll >= 0, "cannot create the HTTP server loop's epoll set: errno \(errno)")
-        let thread = Thread { [self] in
-            // Named from inside: corelibs Foundation passes a name set before start() to no kernel thread.
-            Thread.current.name = "airlab.loop.\(index)"
-            run()
-        }
-        thread.start()
+        NamedThread.start("airlab.loop.\(index)") { [self] in run() }
     }
 
     var load: Int { count.load(ordering: .relaxed) }

@@ -1,4 +1,5 @@
 import Foundation
+import OwnThreads
 
 /// One thread for every server of the process that closes connections past their request deadline or
 /// whose peer has gone, and writes the comment lines that keep event streams alive.
@@ -33,11 +34,7 @@ final class ServerSweeper: @unchecked Sendable {
             nextHeartbeat: now + heartbeatEvery)
         if !started {
             started = true
-            let thread = Thread { [self] in
-                Thread.current.name = "airlab.sweep"
-                run()
-            }
-            thread.start()
+            NamedThread.start("airlab.sweep") { [self] in run() }
         }
         condition.signal()
     }

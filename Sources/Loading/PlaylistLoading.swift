@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import OwnThreads
 
 /// A playlist read from somewhere, parsed.
 public struct LoadedPlaylist: Sendable {
@@ -25,12 +26,7 @@ public struct LoadedPlaylist: Sendable {
     public static func parsing(_ resource: LoadedResource) async -> LoadedPlaylist {
         guard resource.data.count > inlineParseLimit else { return LoadedPlaylist(resource) }
         return await withCheckedContinuation { continuation in
-            let thread = Thread {
-                // Named from inside: corelibs Foundation passes a name set before start() to no kernel thread.
-                Thread.current.name = "airlab.parse"
-                continuation.resume(returning: LoadedPlaylist(resource))
-            }
-            thread.start()
+            NamedThread.start("airlab.parse") { continuation.resume(returning: LoadedPlaylist(resource)) }
         }
     }
 

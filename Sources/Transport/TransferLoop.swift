@@ -1,6 +1,7 @@
 import CCurl
 import COnDemand
 import Foundation
+import OwnThreads
 import Synchronization
 
 /// HTTP transfers on libcurl's multi interface, all driven by one thread of their own: hundreds at once
@@ -79,12 +80,7 @@ final class TransferLoopCore: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in
-            // Named from inside: corelibs Foundation passes a name set before start() to no kernel thread.
-            Thread.current.name = "airlab.curl"
-            run()
-        }
-        thread.start()
+        NamedThread.start("airlab.curl") { [self] in run() }
     }
 
     /// Names a transfer before it is submitted, so that a cancellation can arrive before it.

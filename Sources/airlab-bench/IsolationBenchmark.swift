@@ -112,13 +112,7 @@ struct IsolationBenchmark: Benchmark {
 
     /// `RSS 120 MiB (peak 300 MiB)`, from /proc/PID/status.
     private func memory(of process: ServerProcess) -> String {
-        let status = (try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)) ?? ""
-        func mebibytes(_ key: String) -> Int {
-            let line = status.split(separator: "\n").first { $0.hasPrefix(key + ":") }
-            let kilobytes = line?.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
-            return (kilobytes ?? 0) / 1024
-        }
-        return "RSS \(mebibytes("VmRSS")) MiB (peak \(mebibytes("VmHWM")) MiB)"
+        "RSS \(process.statusBytes("VmRSS") >> 20) MiB (peak \(process.statusBytes("VmHWM") >> 20) MiB)"
     }
 
     private func write(_ name: String, _ text: String) throws {

@@ -48,6 +48,19 @@ final class ServerProcess {
 
     /// The exit code once it has exited by itself (not by a signal).
     var exitCode: Int32? { process.exitCode }
+
+    /// A `KEY: N kB` line of /proc/PID/status (VmRSS, VmHWM), in bytes; 0 when it cannot be read.
+    func statusBytes(_ key: String) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix(key + ":") }
+        let kilobytes = line?.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
+        return (kilobytes ?? 0) * 1024
+    }
+
+    /// Its threads now, from /proc/PID/task.
+    var threadCount: Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0
+    }
 }
 
 /// Whether something accepts TCP connections on 127.0.0.1:`port`.
