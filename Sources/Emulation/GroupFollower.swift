@@ -19,6 +19,9 @@ public struct GroupFollower: Sendable {
     /// Where its last break was: moving back there to rejoin the group must not play it again.
     public private(set) var lastBreak: Double?
     public private(set) var stalled = false
+    /// The stall is the engine's own (its buffer ran dry), not a scripted fault: it ends when the engine
+    /// plays again, not at a set time.
+    public private(set) var bufferStalled = false
     /// Held for someone else's suspension (`waitingForCoordinatedPlayback`).
     public private(set) var waiting = false
     /// Back from a suspension and not yet told where the group is.
@@ -64,7 +67,8 @@ public struct GroupFollower: Sendable {
     // MARK: - The engine's side
 
     /// Looks at the engine after it changed (or ended, with `ended`): a break beginning is a
-    /// `playingInterstitial` suspension, a break over ends it, and an ended session leaves the group.
+    /// `playingInterstitial` suspension, a break over ends it, a buffer run dry is a `stallRecovery`
+    /// suspension until the engine plays again, and an ended session leaves the group.
     /// `groupNow` is the group time of `engine.now`.
     public mutating func observe(_ engine: PlaybackEngine, ended: Bool, groupNow: Double) -> Reaction {
         var reaction = Reaction()
@@ -91,6 +95,17 @@ public struct GroupFollower: Sendable {
             adFrom = nil
             rejoining = true
             reaction.inputs.append(.endSuspension(name, reason: .playingInterstitial, resumePrimary: engine.position))
+        }
+        if engine.isStalled, !stalled {
+            // The engine resumes by itself once enough is buffered; when is not known.
+            stalled = true
+            bufferStalled = true
+            reaction.inputs.append(.beginSuspension(name, reason: .stallRecovery, primary: engine.position, expectedEnd: nil))
+        } else if bufferStalled, !engine.isStalled {
+            stalled = false
+            bufferStalled = false
+            rejoining = true
+            reaction.inputs.append(.endSuspension(name, reason: .stallRecovery, resumePrimary: engine.position))
         }
         return reaction
     }

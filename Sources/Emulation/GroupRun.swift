@@ -75,7 +75,7 @@ final class GroupRun: Sendable {
             let recorder = SessionRecorder(profile: member.profile, playlist: member.name, seed: simulation.seed, startPosition: 0)
             let horizon = simulation.until.map { SessionSetup.Horizon(time: $0, reason: "the group simulation reached --until \(PlaybackCommand.format($0))") }
                 ?? (member.plan.isLive ? SessionSetup.Horizon(time: 86_400, reason: "the group simulation reached its horizon") : nil)
-            let setup = SessionSetup(plan: member.plan, recorder: recorder, horizon: horizon)
+            let setup = SessionSetup(plan: member.plan, recorder: recorder, horizon: horizon, delivery: member.delivery)
             let callbacks = SessionCallbacks(publish: { [weak self] events in self?.engineEvents(index, events) })
             started.append(driver.start(setup, callbacks: callbacks))
         }

@@ -11,10 +11,13 @@ public struct GroupMember: Sendable {
     /// The sender's commands, which become intents to the group (`at 40 seek 300`).
     public var script: SenderScript
     public var faults: [GroupFault]
+    /// How its segments arrive, when its plan fetches them (a modelled network); nil plays on the
+    /// latency model alone.
+    public var delivery: SegmentDelivery?
 
     public init(
         name: String, profile: String, plan: PlaybackPlan, ads: GroupAdPlan, stitched: StitchedAds? = nil, policy: GroupPolicy = .catchUp,
-        script: SenderScript = SenderScript(), faults: [GroupFault] = []
+        script: SenderScript = SenderScript(), faults: [GroupFault] = [], delivery: SegmentDelivery? = nil
     ) {
         self.name = name
         self.profile = profile
@@ -24,6 +27,7 @@ public struct GroupMember: Sendable {
         self.policy = policy
         self.script = script
         self.faults = faults
+        self.delivery = delivery
     }
 }
 

@@ -20,7 +20,8 @@ struct GroupSyncTrace: Sendable {
     /// From each time on, whether the participant's own side counts it: loaded, in the group, not in
     /// a break, a stall, or back from one and not yet told where the group is.
     private(set) var counted: [(at: Double, counted: Bool)] = []
-    /// Whether the engine last seen will do nothing more on its own: ended, or paused with nothing due.
+    /// Whether the engine last seen will do nothing more on its own: ended, or paused with nothing due
+    /// and no media on its way.
     private(set) var settled = false
 
     /// The engine as seen at `time`; a repeat of the last motion is not kept.
@@ -34,7 +35,7 @@ struct GroupSyncTrace: Sendable {
         } else {
             motions.append(motion)
         }
-        settled = !engine.isActive || (engine.rate == 0 && engine.nextDeadline == nil)
+        settled = !engine.isActive || (engine.rate == 0 && engine.nextDeadline == nil && !engine.isAwaitingMedia)
     }
 
     /// Whether the participant's own side counts it from `time` on.

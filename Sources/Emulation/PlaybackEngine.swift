@@ -180,6 +180,10 @@ public struct PlaybackEngine: Sendable {
     /// True while the playhead waits for media it has not fetched yet.
     public var isStalled: Bool { buffering?.stall != nil }
 
+    /// A segment is being fetched or a retry of one is due: the engine will change when it is told how
+    /// the fetch went, paused or not (a paused player still fills its buffer).
+    public var isAwaitingMedia: Bool { buffering.map { $0.inFlight != nil || $0.retry != nil } ?? false }
+
     /// When something next happens without a command: the end of a switch, a break, an asset, the
     /// content, or something the media buffer must do.
     public var nextDeadline: Double? {

@@ -126,4 +126,21 @@ struct GroupSimulationTests {
         #expect(report.participants[2].waitedFor == [.init(holder: "A", reason: .stallRecovery, seconds: 4), .init(holder: "B", reason: .stallRecovery, seconds: 10)])
         #expect(report.participants[0].waitingSeconds == 10)
     }
+
+    @Test("A participant whose buffer runs dry on a network slower than its media suspends the group with stallRecovery until it plays again, and the others wait for it")
+    func realStallSuspendsTheGroup() throws {
+        let plain = GroupMember(name: "B", profile: "apple-tv-4k", plan: PlaybackPlan(primaryDuration: 60), ads: .adFree, policy: GroupPolicy(waitFor: [.stallRecovery]))
+        // 1 MB segments of 6 s (1.33 Mbit/s) over 1 Mbit/s: the buffer runs dry after the start.
+        var slow = plain
+        slow.name = "A"
+        slow.plan = BufferingTests.plan()
+        slow.delivery = .modelled(BufferingTests.network(1))
+
+        let report = GroupSimulation(contentID: "movie", members: [slow, plain]).run()
+
+        let waits = report.participants[1].waitedFor
+        #expect(!waits.isEmpty, "\(report.participants[0])")
+        #expect(waits.allSatisfy { $0.holder == "A" && $0.reason == .stallRecovery && $0.seconds > 0 }, "\(waits)")
+        #expect(report.participants[0].waitedFor.isEmpty, "\(report.participants[0])")
+    }
 }
