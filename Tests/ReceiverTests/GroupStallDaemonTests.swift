@@ -8,14 +8,10 @@ import Testing
 @Suite(.serialized, .ownThread) struct GroupStallDaemonTests {
     @Test("A grouped receiver in --media realtime whose buffer runs dry behind a throttled origin suspends its group with stallRecovery, and ends the suspension when it plays again")
     func realStallSuspendsTheGroup() async throws {
-        let plan = #"{"rules": [{"path": "*.ts", "paceBytesPerSec": 340000}]}"#
-        try await RealtimeOriginTests.withOrigin(plan: plan) { origin in
+        try await RealtimeOriginTests.withOrigin(plan: RealtimeOriginTests.throttledPlan) { origin in
             let scratch = try Scratch()
             defer { scratch.remove() }
-            // Slower than the stream: it rebuffers (RealtimeOriginTests' throttled origin).
-            let slow = try RealtimeOriginTests.profile("apple-tv-hd", named: "slow-tv", in: scratch) {
-                $0["network"] = ["rttMilliseconds": 60, "bandwidthMbps": 0.35]
-            }
+            let slow = try RealtimeOriginTests.slowTV(in: scratch)
             try await withDaemon(["--profile", slow, "--port", "0", "--time-scale", "2", "--media", "realtime"]) { daemon in
                 let group = try await GroupDaemonTests.create(daemon, ["id": "g1", "contentID": "show", "policy": ["waitFor": ["stallRecovery"]]])
                 let observer = try await GroupObserver.connect(port: daemon.port, group: group)

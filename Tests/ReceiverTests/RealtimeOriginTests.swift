@@ -34,6 +34,15 @@ import Testing
         return path.path
     }
 
+    /// 0.46 Mbit/s of media is 57 kB/s; at --time-scale 2 the origin's 340 kB/s (real) is 170 kB/s of
+    /// session time: three times it.
+    static let throttledPlan = #"{"rules": [{"path": "*.ts", "paceBytesPerSec": 340000}]}"#
+
+    /// A TV whose network (0.35 Mbit/s) is slower than the stream: it rebuffers behind any origin.
+    static func slowTV(in scratch: Scratch) throws -> String {
+        try profile("apple-tv-hd", named: "slow-tv", in: scratch) { $0["network"] = ["rttMilliseconds": 60, "bandwidthMbps": 0.35] }
+    }
+
     static func report(_ daemon: DaemonProcess, casting url: String) async throws -> [String: Any] {
         try await daemon.reportWhenEnded(try await daemon.cast(url))
     }
@@ -105,12 +114,10 @@ import Testing
 
     @Test("Behind an origin paced to three times the stream's rate the Apple TV does not rebuffer and is origin-limited; a TV slower than the stream rebuffers and is not")
     func throttledOrigin() async throws {
-        // 0.46 Mbit/s of media is 57 kB/s; at --time-scale 2 the origin's 340 kB/s (real) is 170 kB/s of session time: three times it.
-        let plan = #"{"rules": [{"path": "*.ts", "paceBytesPerSec": 340000}]}"#
-        try await Self.withOrigin(plan: plan) { origin in
+        try await Self.withOrigin(plan: Self.throttledPlan) { origin in
             let scratch = try Scratch()
             defer { scratch.remove() }
-            let slow = try Self.profile("apple-tv-hd", named: "slow-tv", in: scratch) { $0["network"] = ["rttMilliseconds": 60, "bandwidthMbps": 0.35] }
+            let slow = try Self.slowTV(in: scratch)
             let playlist = origin.baseURL + "/primary/index.m3u8"
             try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "2", "--media", "realtime"]) { fast in
                 let report = try await Self.report(fast, casting: playlist)
