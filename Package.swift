@@ -15,6 +15,9 @@ let package = Package(
         .target(name: "CivilTime"),
         /// Named threads of the process's own, off Swift's cooperative pool.
         .target(name: "OwnThreads"),
+        /// JSON documents as values (`JSONValue`, with bounds on what a document may hold) and the
+        /// validator of the schemas airlab ships; profiles, fleets, group scenarios and wire bodies use them.
+        .target(name: "JSONDocument"),
         /// Playlists, interstitial events, the interstitial schedule and diagnostics. No I/O.
         .target(name: "HLS", dependencies: ["CivilTime"]),
         /// The small argument parser both executables share.
@@ -44,7 +47,7 @@ let package = Package(
         /// Receiver profiles, the transition-latency model, the pure playback engine (it plays the
         /// schedule's groups), and the one session driver that runs many sessions on one clock, virtual or
         /// real. Does no I/O of its own beyond reading profile files.
-        .target(name: "Emulation", dependencies: ["HLS", "MediaValues"], resources: [.copy("Profiles")]),
+        .target(name: "Emulation", dependencies: ["HLS", "JSONDocument", "MediaValues"], resources: [.copy("Profiles")]),
 
         // MARK: - I/O and reports
 
@@ -59,7 +62,7 @@ let package = Package(
         /// The sender protocol's messages as Codable types, used by the receiver and the sender side alike:
         /// /play bodies in every form, query commands, playback info, identity and TXT record, /sessions,
         /// events for /reverse and /events, and the routes. No I/O.
-        .target(name: "SenderProtocol", dependencies: ["Emulation", "HLS"]),
+        .target(name: "SenderProtocol", dependencies: ["Emulation", "HLS", "JSONDocument"]),
         /// Views of session reports: text, JSON, JUnit XML, and HTML with SVG timelines.
         .target(name: "Reports", dependencies: ["Conformance", "Emulation", "HLS", "MediaValues"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
@@ -104,7 +107,7 @@ let package = Package(
 
         /// One or many emulated receivers: sessions on the shared driver's scaled real clock (one per
         /// fleet), the sender protocol's routes, events, stored reports, metrics.
-        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "Emulation", "HLS", "Reports", "Transport"]),
+        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "Emulation", "HLS", "JSONDocument", "Reports", "Transport"]),
 
         // MARK: - The sender side
 
@@ -118,7 +121,7 @@ let package = Package(
             name: "airlab",
             dependencies: [
                 "Arguments", "HLS", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Conformance", "Reports", "Emulation", "Lab",
-                "SenderProtocol", "Origin",
+                "SenderProtocol", "Origin", "JSONDocument",
             ]),
         /// The receiver daemon: arguments, signals, the fleet. Thin.
         .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Loading", "Casting", "Emulation", "Media", "HTTP"]),
@@ -139,7 +142,7 @@ let package = Package(
         .executableTarget(
             name: "fuzz-set-property", dependencies: ["FuzzReplay", "Emulation", "HLS", "SenderProtocol"], path: "Fuzz/SetPropertyFuzz"),
         .executableTarget(
-            name: "fuzz-property-list", dependencies: ["FuzzReplay", "Emulation", "SenderProtocol"], path: "Fuzz/PropertyListFuzz"),
+            name: "fuzz-property-list", dependencies: ["FuzzReplay", "JSONDocument", "SenderProtocol"], path: "Fuzz/PropertyListFuzz"),
         .executableTarget(name: "fuzz-request-head", dependencies: ["FuzzReplay", "HTTP", "SenderProtocol"], path: "Fuzz/RequestHeadFuzz"),
         .executableTarget(name: "fuzz-segment-probe", dependencies: ["FuzzReplay", "Media", "MediaValues"], path: "Fuzz/SegmentProbeFuzz"),
         .executableTarget(
@@ -159,9 +162,9 @@ let package = Package(
         .testTarget(name: "InspectionTests", dependencies: ["Inspection", "HLS"]),
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
-        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "HLS", "MediaValues", "TestSupport"]),
+        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "HLS", "JSONDocument", "MediaValues", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Casting", "Emulation"]),
-        .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "Emulation", "HLS"]),
+        .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "Emulation", "HLS", "JSONDocument"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "Emulation", "HLS", "Loading", "Media", "MediaValues", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "Casting", "HLS", "MediaValues", "Media", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "MediaValues", "COnDemand", "Casting", "TestSupport", "airlab"]),
@@ -192,7 +195,7 @@ let package = Package(
         /// The sender side against fake receivers and against the real daemon, and the sender's commands.
         .testTarget(
             name: "LabTests",
-            dependencies: ["Lab", "HTTP", "Emulation", "Casting", "Reports", "SenderProtocol", "TestSupport", "airlab", "airlabd"]),
+            dependencies: ["Lab", "HTTP", "Emulation", "Casting", "JSONDocument", "Reports", "SenderProtocol", "TestSupport", "airlab", "airlabd"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-import Emulation
+import JSONDocument
 import Foundation
 import FuzzReplay
 import SenderProtocol

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import JSONDocument
 
 /// Interstitial events a sender schedules itself, in the shape of AVPlayerInterstitialEvent, read from
 /// JSON (`airlab simulate --events FILE`, `PUT /setProperty?interstitialEvents`).

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import JSONDocument
 
 /// A group lab file (GROUP.json, `airlab group simulate`): the content, the group's policy, the link,
 /// and each participant with its profile, its own playlist and its faults.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONDocument
 
 /// Finds and reads receiver profiles: the shipped ones by name, or any JSON file by path.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import JSONDocument
 
 /// Ad breaks that an ad SDK on the sender side starts itself (Google IMA's `adsManager.start()` on the
 /// content player), as a VMAP response would give them: breaks at content times, each a pod of ads.

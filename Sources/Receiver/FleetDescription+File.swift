@@ -1,6 +1,7 @@
 import Emulation
 import Foundation
 import HLS
+import JSONDocument
 
 extension FleetDescription {
     /// The schema fleet files are checked against, shipped beside the profiles' own.

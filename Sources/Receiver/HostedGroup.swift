@@ -2,6 +2,7 @@ import Emulation
 import Foundation
 import HLS
 import HTTP
+import JSONDocument
 import SenderProtocol
 import Synchronization
 

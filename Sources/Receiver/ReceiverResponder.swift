@@ -2,6 +2,7 @@ import Casting
 import Emulation
 import Foundation
 import HTTP
+import JSONDocument
 import Reports
 import SenderProtocol
 

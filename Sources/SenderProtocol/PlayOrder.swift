@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import JSONDocument
 
 /// airlab's JSON `/play` body: what a sender asks a receiver to play. The sender encodes it and the
 /// receiver decodes it (into a `PlayRequest`, with the legacy forms).

@@ -1,5 +1,6 @@
 import Emulation
 import Foundation
+import JSONDocument
 
 /// Reads a property list that came from the other end: a sender's /play or setProperty body, a
 /// receiver's /server-info. Every read of the wire's property lists goes through here.

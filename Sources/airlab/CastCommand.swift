@@ -1,6 +1,7 @@
 import Arguments
 import Emulation
 import Foundation
+import JSONDocument
 import Lab
 import Reports
 import SenderProtocol

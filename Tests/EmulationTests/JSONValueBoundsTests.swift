@@ -1,7 +1,6 @@
 import Foundation
+@testable import JSONDocument
 import Testing
-
-@testable import Emulation
 import TestSupport
 
 /// A document is read into a `JSONValue` with bounded work, whatever it holds: a binary property list

@@ -1,9 +1,10 @@
-import Foundation
 import Emulation
+import Foundation
 import HTTP
+import JSONDocument
+@testable import Lab
 import SenderProtocol
 import Testing
-@testable import Lab
 
 /// What the receiver's answers become on the sender's side.
 @Suite("Receiver client")

@@ -1,8 +1,9 @@
 import Emulation
 import Foundation
 import HLS
-import Testing
+import JSONDocument
 @testable import SenderProtocol
+import Testing
 
 /// Each wire message as the receiver writes it reads back on the sender's side as the same value, and
 /// the sender's reading tolerates a newer receiver.

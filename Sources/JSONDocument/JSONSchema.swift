@@ -1,5 +1,4 @@
 import Foundation
-import HLS
 
 /// Checks a JSON document against one of the schemas airlab ships beside its profiles
 /// (profiles/profile.schema.json, profiles/fleet.schema.json).
@@ -62,7 +61,7 @@ public struct JSONSchema: Sendable {
             checkObject(members, keywords: keywords, path: path, into: &found)
         case .array(let items):
             if case .number(let minimum) = keywords["minItems"], Double(items.count) < minimum {
-                found.append((path, "needs at least \(minimum.plainText) item(s), found \(items.count)"))
+                found.append((path, "needs at least \(JSONValue.number(minimum).description) item(s), found \(items.count)"))
             }
             if keywords["uniqueItems"] == .bool(true) {
                 for (index, item) in items.enumerated() where items[..<index].contains(item) {

@@ -94,7 +94,8 @@ public indirect enum JSONValue: Codable, Equatable, Sendable {
         }
     }
 
-    var description: String {
+    /// The value as a person reads it in a message: numbers without a needless fraction, strings quoted.
+    public var description: String {
         switch self {
         case .null: "null"
         case .bool(let value): String(value)
