@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CCrypto", "COnDemand", "CivilTime", "OwnThreads"]),
         /// The test origin: a folder served with injected faults (statuses, holds, pacing, stalls, cut and
         /// mislabelled bodies, redirects) from a validated plan, and its request log with timings.
-        .target(name: "Origin", dependencies: ["HTTP", "HLS"]),
+        .target(name: "Origin", dependencies: ["HTTP", "HLS", "JSONDocument"]),
         /// libcurl's headers; `shim.h` wraps its variadic option and info calls and its expression macros.
         /// Not linked: COnDemand defines the functions Transport calls and loads libcurl on first use.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import JSONDocument
 
 /// The faults a test origin injects: rules tried in order, the first that matches a request decides.
 ///
@@ -44,11 +45,8 @@ public struct FaultPlan: Sendable, Equatable {
     static let uptime = 0.0...(365.0 * 86_400)
 
     public init(json data: Data) throws(FaultPlanError) {
-        let document: Any
-        do {
-            document = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw FaultPlanError(field: "", reason: "not JSON (\(error.localizedDescription))")
+        guard let document = JSONValue(document: data) else {
+            throw FaultPlanError(field: "", reason: "not JSON: it \(JSONValue.unreadableDocument)")
         }
         var object = try Fields(document, at: "")
         self.init(clientHeader: try object.string("clientHeader") ?? Self.defaultClientHeader)
@@ -63,7 +61,7 @@ public struct FaultPlan: Sendable, Equatable {
         rules = try list.enumerated().map { (index, element) throws(FaultPlanError) in try Self.rule(element, at: "rules[\(index)]") }
     }
 
-    private static func rule(_ element: Any, at field: String) throws(FaultPlanError) -> FaultRule {
+    private static func rule(_ element: JSONValue, at field: String) throws(FaultPlanError) -> FaultRule {
         var object = try Fields(element, at: field)
         let name = try object.string("name") ?? field
         guard let path = try object.string("path") else {
@@ -150,12 +148,12 @@ public struct FaultPlan: Sendable, Equatable {
 
 /// A JSON object being read field by field, which refuses fields it was not asked for.
 private struct Fields {
-    let values: [String: Any]
+    let values: [String: JSONValue]
     let path: String
     var read: Set<String> = []
 
-    init(_ value: Any, at path: String) throws(FaultPlanError) {
-        guard let values = value as? [String: Any] else {
+    init(_ value: JSONValue, at path: String) throws(FaultPlanError) {
+        guard case .object(let values) = value else {
             throw FaultPlanError(field: path, reason: "must be a JSON object")
         }
         self.values = values
@@ -169,7 +167,7 @@ private struct Fields {
     mutating func string(_ key: String) throws(FaultPlanError) -> String? {
         read.insert(key)
         guard let value = values[key] else { return nil }
-        guard let text = value as? String, !(value is NSNumber) else {
+        guard case .string(let text) = value else {
             throw FaultPlanError(field: name(key), reason: "must be a string")
         }
         guard !text.isEmpty, text.utf8.count <= 4096 else {
@@ -181,34 +179,28 @@ private struct Fields {
     mutating func integer(_ key: String, in range: ClosedRange<Int>) throws(FaultPlanError) -> Int? {
         read.insert(key)
         guard let value = values[key] else { return nil }
-        guard let number = value as? NSNumber, !Self.isBoolean(number) else {
+        guard case .number(let double) = value else {
             throw FaultPlanError(field: name(key), reason: "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
-        let double = number.doubleValue
         guard double.isFinite, double.rounded() == double, range.contains(Int(saturating: double)) else {
-            throw FaultPlanError(field: name(key), reason: "\(number) is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw FaultPlanError(field: name(key), reason: "\(value.description) is not a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return Int(saturating: double)
-    }
-
-    /// JSON's `true` and `false` arrive as numbers too; they are not counts.
-    static func isBoolean(_ number: NSNumber) -> Bool {
-        String(cString: number.objCType) == "c"
     }
 
     mutating func number(_ key: String, in range: ClosedRange<Double>) throws(FaultPlanError) -> Double? {
         read.insert(key)
         guard let value = values[key] else { return nil }
-        guard let number = value as? NSNumber, !Self.isBoolean(number), number.doubleValue.isFinite, range.contains(number.doubleValue) else {
+        guard case .number(let number) = value, number.isFinite, range.contains(number) else {
             throw FaultPlanError(field: name(key), reason: "must be a number of seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
         }
-        return number.doubleValue
+        return number
     }
 
-    mutating func array(_ key: String) throws(FaultPlanError) -> [Any]? {
+    mutating func array(_ key: String) throws(FaultPlanError) -> [JSONValue]? {
         read.insert(key)
         guard let value = values[key] else { return nil }
-        guard let list = value as? [Any] else { throw FaultPlanError(field: name(key), reason: "must be a JSON array") }
+        guard case .array(let list) = value else { throw FaultPlanError(field: name(key), reason: "must be a JSON array") }
         return list
     }
 
