@@ -10,14 +10,27 @@ struct DaemonLog: Sendable {
 
     var format: Format
 
+    /// One line of `--log-format json`.
+    private struct JSONLine: Encodable {
+        let level: String
+        let message: String
+        let time: String
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
     func write(_ message: String, level: String = "info") {
         let line: String
         switch format {
         case .text:
             line = "airlabd: \(message)\n"
         case .json:
-            let object: [String: Any] = ["time": ISO8601DateFormatter().string(from: Date()), "level": level, "message": message]
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            let entry = JSONLine(level: level, message: message, time: ISO8601DateFormatter().string(from: Date()))
+            let data = (try? Self.encoder.encode(entry)) ?? Data()
             line = String(decoding: data, as: UTF8.self) + "\n"
         }
         fputs(line, stderr)
