@@ -39,14 +39,6 @@ public enum PlaybackCommand: Sendable, Hashable, CustomStringConvertible {
     public static func format(_ value: Double) -> String {
         value.rounded() == value && abs(value) < 1e12 ? String(Int(value)) : String(value)
     }
-
-    public static func == (lhs: PlaybackCommand, rhs: PlaybackCommand) -> Bool {
-        lhs.description == rhs.description
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(description)
-    }
 }
 
 /// Something that happened in a session, with the reason: every state change and every refusal is one.
