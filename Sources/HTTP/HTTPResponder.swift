@@ -1,7 +1,7 @@
 /// Answers the server's requests.
 ///
-/// libmicrohttpd serves many connections on each polling thread, so nothing may block it; with several
-/// polling threads, these methods run on more than one thread at once. A request is
+/// libmicrohttpd serves many connections on each polling thread, and on the shared loop many servers,
+/// so nothing may block it; these methods run on more than one thread at once. A request is
 /// therefore answered in one of two ways:
 /// - `immediateResponse(to:)` runs on that thread and must return at once without blocking, locking
 ///   only briefly; it suits hot, cheap routes (a status read from a snapshot) and saves the hop to a

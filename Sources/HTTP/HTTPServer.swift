@@ -3,10 +3,10 @@ import Synchronization
 /// An HTTP/1.1 server on libmicrohttpd: keep-alive, a body cap, a connection limit, idle timeouts,
 /// protocol upgrades and server-sent events.
 ///
-/// libmicrohttpd parses and answers on polling threads of its own (one unless the configuration asks
-/// for more; each connection stays on one of them); handlers run in tasks while
-/// their connection is suspended (see `HTTPResponder`). Requests it cannot parse are answered 400 by
-/// libmicrohttpd before any handler sees them.
+/// libmicrohttpd parses and answers on the process's shared loop threads (`ServerLoop`), or on polling
+/// threads of the server's own when the configuration asks for them; each connection stays on one
+/// thread. Handlers run in tasks while their connection is suspended (see `HTTPResponder`). Requests
+/// it cannot parse are answered 400 by libmicrohttpd before any handler sees them.
 public final class HTTPServer: Sendable {
     public let configuration: HTTPServerConfiguration
     private let core: ServerCore
@@ -38,8 +38,8 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops listening, answers 503 to requests whose handlers are still working, ends event streams
-    /// and closes upgraded connections, and returns once libmicrohttpd's thread has ended (it blocks
-    /// for that long, typically milliseconds). Calling it again does nothing.
+    /// and closes upgraded connections, and returns once no thread runs libmicrohttpd for it any more
+    /// (it blocks for that long, typically milliseconds). Calling it again does nothing.
     public func stop() {
         core.stop()
     }
