@@ -56,6 +56,8 @@ final class MDNSNamespace: @unchecked Sendable {
     }
 
     /// An avahi-daemon.conf that lets the daemon use `interface` only, IPv4 only, and no wide-area DNS.
+    /// IPv4 only includes the records: avahi publishes the veth's IPv6 link-local address over IPv4 by
+    /// default, and a resolve then returned it once instead of the namespace's IPv4 address.
     private static func daemonConfiguration(hostName: String, interface: String) -> String {
         """
         [server]
@@ -71,6 +73,7 @@ final class MDNSNamespace: @unchecked Sendable {
         [publish]
         publish-hinfo=no
         publish-workstation=no
+        publish-aaaa-on-ipv4=no
 
         [reflector]
         enable-reflector=no
