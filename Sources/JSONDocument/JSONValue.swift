@@ -24,13 +24,22 @@ public indirect enum JSONValue: Codable, Equatable, Sendable {
     /// A JSON document's text read as a value; nil when it is not JSON, or holds more than
     /// `maximumValues` values or `maximumDepth` levels. The one reader of the files airlab takes
     /// (client events, SDK ad breaks, group files), each of which then checks its own schema.
-    public init?(document data: Data) {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
+    /// A format whose largest valid document holds more (a fault plan of 10,000 rules) passes its own
+    /// `maximumValues`.
+    public init?(document data: Data, maximumValues: Int = JSONValue.maximumValues) {
+        let budget = DecodingBudget(values: maximumValues)
+        let value = Self.$budget.withValue(budget) { try? JSONDecoder().decode(JSONValue.self, from: data) }
+        guard let value else { return nil }
         self = value
     }
 
     /// The reason `init?(document:)` gives none, for the error that names the file.
-    public static let unreadableDocument = "is not valid JSON (or holds more than \(maximumValues) values or \(maximumDepth) levels)"
+    public static let unreadableDocument = unreadable(maximumValues: maximumValues)
+
+    /// The reason `init?(document:maximumValues:)` gives none.
+    public static func unreadable(maximumValues: Int) -> String {
+        "is not valid JSON (or holds more than \(maximumValues) values or \(maximumDepth) levels)"
+    }
 
     /// The values left to the document being decoded; set by the outermost value for its nested ones.
     @TaskLocal private static var budget: DecodingBudget?
@@ -117,9 +126,11 @@ final class DecodingBudget: @unchecked Sendable {
 
     /// Only the thread decoding the document touches it (the budget is task-local to that decode).
     private var values: Int
+    private let limit: Int
 
     init(values: Int) {
         self.values = values
+        limit = values
     }
 
     func spend(at codingPath: [any CodingKey]) throws {
@@ -128,7 +139,7 @@ final class DecodingBudget: @unchecked Sendable {
         }
         values -= 1
         guard values >= 0 else {
-            throw Exceeded(description: "the document holds more than \(JSONValue.maximumValues) values")
+            throw Exceeded(description: "the document holds more than \(limit) values")
         }
     }
 }

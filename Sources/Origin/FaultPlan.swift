@@ -34,6 +34,12 @@ public struct FaultPlan: Sendable, Equatable {
 
     /// At most this many rules, so that matching stays cheap per request.
     public static let maximumRules = 10_000
+    /// JSON values a rule can hold: itself, the 15 members a rule may have, and the two of each of
+    /// `requests` and `during`.
+    static let valuesPerRule = 20
+    /// What the largest valid plan holds: the root, `clientHeader`, `rules` and its rules. Reading
+    /// stops past it, so a plan with a few rules and a million other values costs no more.
+    static let maximumValues = 3 + maximumRules * valuesPerRule
     static let statuses: Set<Int> = [404, 410, 500, 503]
     /// Bounds of the numbers a plan may hold; beyond them a number is a mistake, not a fault.
     static let milliseconds = 0...600_000
@@ -45,8 +51,8 @@ public struct FaultPlan: Sendable, Equatable {
     static let uptime = 0.0...(365.0 * 86_400)
 
     public init(json data: Data) throws(FaultPlanError) {
-        guard let document = JSONValue(document: data) else {
-            throw FaultPlanError(field: "", reason: "not JSON: it \(JSONValue.unreadableDocument)")
+        guard let document = JSONValue(document: data, maximumValues: Self.maximumValues) else {
+            throw FaultPlanError(field: "", reason: "the plan \(JSONValue.unreadable(maximumValues: Self.maximumValues))")
         }
         var object = try Fields(document, at: "")
         self.init(clientHeader: try object.string("clientHeader") ?? Self.defaultClientHeader)

@@ -39,6 +39,13 @@ struct FaultPlanTests {
             paceBytesPerSecond: 500_000, stall: .init(afterBytes: 1000, duration: .seconds(2)), truncateAfterBytes: 9000, contentLengthError: -10))
     }
 
+    @Test("the largest plan there may be, 10,000 rules with every member a rule can have at once, is read whole")
+    func largestPlan() throws {
+        let rule = #"{"name": "r", "path": "/a/*.ts", "requests": {"from": 1, "through": 2}, "during": {"fromSeconds": 0, "untilSeconds": 60}, "client": "rx-*", "ttfbMs": 10, "paceBytesPerSec": 1000, "stallAfterBytes": 10, "stallMs": 10, "truncateAfterBytes": 100, "resetAfterBytes": 200, "wrongContentLength": 5}"#
+        let rules = Array(repeating: rule, count: FaultPlan.maximumRules).joined(separator: ",")
+        #expect(try plan(#"{"clientHeader": "X-Client", "rules": ["# + rules + "]}").rules.count == FaultPlan.maximumRules)
+    }
+
     @Test("the first matching rule decides, by path, request ordinal and client id")
     func firstMatchDecides() throws {
         let plan = try plan("""
