@@ -51,8 +51,7 @@ final class BodyWakeUps: @unchecked Sendable {
                     alarms.removeFirst(count)
                 } else {
                     let remaining = now.duration(to: first.deadline)
-                    let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18
-                    _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+                    _ = condition.wait(until: Date(timeIntervalSinceNow: remaining / .seconds(1)))
                 }
             }
             condition.unlock()

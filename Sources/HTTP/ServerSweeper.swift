@@ -59,7 +59,7 @@ final class ServerSweeper: @unchecked Sendable {
         defer { condition.unlock() }
         while entries.isEmpty { condition.wait() }
         let tick = entries.values.lazy.map(\.sweepEvery).min() ?? .milliseconds(250)
-        _ = condition.wait(until: Date(timeIntervalSinceNow: Double(tick.components.seconds) + Double(tick.components.attoseconds) / 1e18))
+        _ = condition.wait(until: Date(timeIntervalSinceNow: tick / .seconds(1)))
         let now = ContinuousClock.now
         var sweeps: [ServerCore] = []
         var heartbeats: [ServerCore] = []
