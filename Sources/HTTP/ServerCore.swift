@@ -7,8 +7,9 @@ import Synchronization
 /// The state libmicrohttpd's callbacks share with `HTTPServer` and with handlers' tasks; its address
 /// is the closure of every callback.
 ///
-/// Lock order: this lock before an `SSEStream`'s; never the other way round. libmicrohttpd is never
-/// stopped with this lock held, since its polling thread may be waiting for it.
+/// Lock order: a connection watch stripe's lock before this lock, this lock before an `SSEStream`'s;
+/// never the other way round. libmicrohttpd is never stopped with this lock held, since its polling
+/// thread may be waiting for it.
 final class ServerCore: @unchecked Sendable {
     let configuration: HTTPServerConfiguration
     let responder: any HTTPResponder
@@ -149,25 +150,21 @@ final class ServerCore: @unchecked Sendable {
     ///
     /// Each stripe under its lock: libmicrohttpd reports a connection closed (which takes its stripe's
     /// lock) before it closes its socket, so no descriptor here can have been closed and reused for
-    /// another connection.
+    /// another connection. The closes are counted before the sockets are shut down, so that a client
+    /// that sees its connection end finds it already counted.
     func sweepConnections() {
         guard !isStopping.load(ordering: .acquiring), state.withLock({ $0.openConnections }) > 0 else { return }
-        var expiredCount = 0
-        var departedCount = 0
         for stripe in watches {
             stripe.watch.withLock { watch in
                 let expired = watch.takeExpired(at: .now, unread: PeerDeparture.hasUnreadBytes)
                 let departed = PeerDeparture.departed(among: watch.waitingForRequest)
+                guard !expired.isEmpty || !departed.isEmpty else { return }
                 for closure in departed { watch.markClosing(closure.id) }
-                expiredCount += expired.count
-                departedCount += departed.count
+                state.withLock { state in
+                    state.closedPastDeadline += expired.count
+                    state.closedPeerGone += departed.count
+                }
                 for closure in expired + departed { _ = shutdown(closure.descriptor, Int32(SHUT_RDWR)) }
-            }
-        }
-        if expiredCount + departedCount > 0 {
-            state.withLock { state in
-                state.closedPastDeadline += expiredCount
-                state.closedPeerGone += departedCount
             }
         }
     }
