@@ -71,7 +71,7 @@ lab: build
 
 # Release binaries, the shipped profiles and schemas, the systemd units of deploy/systemd, manual pages
 # and shell completions (scripts/stage-install, which make deb shares). Bundle.module looks for the
-# Emulation module's resource bundle (the profiles) beside the running executable, so it is installed
+# Profiles module's resource bundle (the profiles) beside the running executable, so it is installed
 # next to the binaries (its other place, the build folder, hides a missing bundle on the machine that
 # built it). The Swift runtime and Foundation are linked into the binaries (RELEASE), so the toolchain
 # that built them need not stay installed: they load only Debian's own libraries (FFmpeg, avahi,

@@ -33,7 +33,7 @@ let package = Package(
         /// --help`, `playlist inspect` of a file) never loads them and the libraries they bring.
         .target(name: "COnDemand"),
         /// What probing learns and how it is compared and reported: media parameters, codec strings,
-        /// dynamic range, comparisons, probe errors. Values only, no FFmpeg, so Emulation can use them.
+        /// dynamic range, comparisons, probe errors. Values only, no FFmpeg, so profiles and reports can use them.
         .target(name: "MediaValues"),
         /// Demuxing media bytes with FFmpeg's libraries (avio over memory only: FFmpeg opens no URL):
         /// probing, per-segment analysis (packets only, no decoding), and the probe cache.
@@ -44,10 +44,18 @@ let package = Package(
 
         // MARK: - Emulation
 
-        /// Receiver profiles, the transition-latency model, the pure playback engine (it plays the
-        /// schedule's groups), and the one session driver that runs many sessions on one clock, virtual or
-        /// real. Does no I/O of its own beyond reading profile files.
-        .target(name: "Emulation", dependencies: ["HLS", "JSONDocument", "MediaValues"], resources: [.copy("Profiles")]),
+        /// Receiver profiles and what they model: the transition-latency model, the buffer and retry
+        /// model, variant selection, the seeded draws. Reads the shipped profile files; no other I/O.
+        .target(name: "Profiles", dependencies: ["HLS", "JSONDocument", "MediaValues"], resources: [.copy("Shipped")]),
+        /// The pure playback engine: it plays one cast's plan (the schedule's breaks, the media buffer,
+        /// SDK breaks, picture in picture) and says what happened and what to fetch. No clock, no I/O.
+        .target(name: "Playback", dependencies: ["HLS", "JSONDocument", "Profiles"]),
+        /// The one session driver that runs many sessions on one clock, virtual or real, the clocks, the
+        /// network model that answers an engine's fetches, and the session report.
+        .target(name: "Sessions", dependencies: ["HLS", "Playback", "Profiles"]),
+        /// Watch-together groups (AVFoundation's coordinated playback): the coordinator, the follower
+        /// that joins an engine to it, group simulations on a virtual clock, and their reports.
+        .target(name: "Coordination", dependencies: ["HLS", "JSONDocument", "Playback", "Profiles", "Sessions"]),
 
         // MARK: - I/O and reports
 
@@ -58,13 +66,13 @@ let package = Package(
         .target(name: "Loading", dependencies: ["HLS", "OwnThreads", "Transport"]),
         /// Preparing a cast: reads the playlist and its assets, decides what to probe and probes it
         /// (through Loading and Media), plans one receiver's playback.
-        .target(name: "Casting", dependencies: ["HLS", "Loading", "Media", "MediaValues", "Emulation"]),
+        .target(name: "Casting", dependencies: ["HLS", "Loading", "Media", "MediaValues", "Coordination", "Playback", "Profiles", "Sessions"]),
         /// The sender protocol's messages as Codable types, used by the receiver and the sender side alike:
         /// /play bodies in every form, query commands, playback info, identity and TXT record, /sessions,
         /// events for /reverse and /events, and the routes. No I/O.
-        .target(name: "SenderProtocol", dependencies: ["Emulation", "HLS", "JSONDocument"]),
+        .target(name: "SenderProtocol", dependencies: ["HLS", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions"]),
         /// Views of session reports: text, JSON, JUnit XML, and HTML with SVG timelines.
-        .target(name: "Reports", dependencies: ["Conformance", "Emulation", "HLS", "MediaValues"]),
+        .target(name: "Reports", dependencies: ["Conformance", "HLS", "MediaValues", "Coordination", "Profiles", "Sessions"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
         .target(name: "Inspection", dependencies: ["HLS", "Loading"]),
 
@@ -107,28 +115,25 @@ let package = Package(
 
         /// One or many emulated receivers: sessions on the shared driver's scaled real clock (one per
         /// fleet), the sender protocol's routes, events, stored reports, metrics.
-        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "Emulation", "HLS", "JSONDocument", "Reports", "Transport"]),
+        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions"]),
 
         // MARK: - The sender side
 
         /// Casting to receivers, driving and watching them, running a playlist on a fleet, and the
         /// folder server and local fleet that support them.
-        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "SenderProtocol", "Discovery", "Emulation", "HLS", "Reports"]),
+        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "SenderProtocol", "Discovery", "HLS", "Reports", "Coordination", "Playback", "Sessions"]),
 
         // MARK: - Executables
 
         .executableTarget(
             name: "airlab",
-            dependencies: [
-                "Arguments", "HLS", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Conformance", "Reports", "Emulation", "Lab",
-                "SenderProtocol", "Origin", "JSONDocument",
-            ]),
+            dependencies: ["Arguments", "HLS", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Conformance", "Reports", "Lab", "SenderProtocol", "Origin", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions"]),
         /// The receiver daemon: arguments, signals, the fleet. Thin.
-        .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Loading", "Casting", "Emulation", "Media", "HTTP"]),
+        .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Loading", "Casting", "Media", "HTTP", "Playback", "Profiles"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
         .executableTarget(
             name: "airlab-bench",
-            dependencies: ["ChildProcess", "HLS", "HTTP", "Media", "MediaValues", "Casting", "Conformance", "Emulation", "Origin", "Transport"]),
+            dependencies: ["ChildProcess", "HLS", "HTTP", "Media", "MediaValues", "Casting", "Conformance", "Origin", "Transport", "Coordination", "Playback", "Profiles", "Sessions"]),
 
         // MARK: - Fuzzing
 
@@ -140,7 +145,7 @@ let package = Package(
             name: "fuzz-asset-list", dependencies: ["FuzzReplay", "HLS", "Inspection", "Loading"], path: "Fuzz/AssetListFuzz"),
         .executableTarget(name: "fuzz-play-request", dependencies: ["FuzzReplay", "SenderProtocol"], path: "Fuzz/PlayRequestFuzz"),
         .executableTarget(
-            name: "fuzz-set-property", dependencies: ["FuzzReplay", "Emulation", "HLS", "SenderProtocol"], path: "Fuzz/SetPropertyFuzz"),
+            name: "fuzz-set-property", dependencies: ["FuzzReplay", "HLS", "SenderProtocol"], path: "Fuzz/SetPropertyFuzz"),
         .executableTarget(
             name: "fuzz-property-list", dependencies: ["FuzzReplay", "JSONDocument", "SenderProtocol"], path: "Fuzz/PropertyListFuzz"),
         .executableTarget(name: "fuzz-request-head", dependencies: ["FuzzReplay", "HTTP", "SenderProtocol"], path: "Fuzz/RequestHeadFuzz"),
@@ -148,24 +153,28 @@ let package = Package(
         .executableTarget(
             name: "fuzz-segment-analysis", dependencies: ["FuzzReplay", "Conformance", "Media", "MediaValues"], path: "Fuzz/SegmentAnalysisFuzz"),
         .executableTarget(
-            name: "fuzz-group-scenario", dependencies: ["FuzzReplay", "Emulation", "HLS"], path: "Fuzz/GroupScenarioFuzz"),
-        .executableTarget(name: "fuzz-fetch-trace", dependencies: ["FuzzReplay", "Emulation", "HLS"], path: "Fuzz/FetchTraceFuzz"),
+            name: "fuzz-group-scenario", dependencies: ["FuzzReplay", "HLS", "Coordination"], path: "Fuzz/GroupScenarioFuzz"),
+        .executableTarget(name: "fuzz-fetch-trace", dependencies: ["FuzzReplay", "HLS", "Playback", "Profiles", "Sessions"], path: "Fuzz/FetchTraceFuzz"),
         .executableTarget(name: "fuzz-fault-plan", dependencies: ["FuzzReplay", "Origin"], path: "Fuzz/FaultPlanFuzz"),
-        .executableTarget(name: "fuzz-fleet-file", dependencies: ["FuzzReplay", "Receiver", "Emulation"], path: "Fuzz/FleetFileFuzz"),
+        .executableTarget(name: "fuzz-fleet-file", dependencies: ["FuzzReplay", "Receiver", "Profiles"], path: "Fuzz/FleetFileFuzz"),
         .executableTarget(name: "fuzz-receiver-list", dependencies: ["FuzzReplay", "Lab"], path: "Fuzz/ReceiverListFuzz"),
 
         // MARK: - Tests
 
-        .target(name: "TestSupport", dependencies: ["ChildProcess"], path: "Tests/TestSupport", resources: [.copy("Resources")]),
+        .target(name: "TestSupport", dependencies: ["ChildProcess", "MediaValues"], path: "Tests/TestSupport", resources: [.copy("Resources")]),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "InspectionTests", dependencies: ["Inspection", "HLS"]),
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
-        .testTarget(name: "EmulationTests", dependencies: ["Emulation", "HLS", "JSONDocument", "MediaValues", "TestSupport"]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Casting", "Emulation"]),
-        .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "Emulation", "HLS", "JSONDocument"]),
-        .testTarget(name: "CastingTests", dependencies: ["Casting", "Emulation", "HLS", "Loading", "Media", "MediaValues", "TestSupport"]),
+        .testTarget(name: "JSONDocumentTests", dependencies: ["JSONDocument", "TestSupport"]),
+        .testTarget(name: "ProfilesTests", dependencies: ["Profiles", "HLS", "MediaValues", "TestSupport"]),
+        /// The engine, played on the session driver's virtual clock.
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Profiles", "Sessions", "HLS", "TestSupport"]),
+        .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "Playback", "Profiles", "Sessions", "HLS", "TestSupport"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Casting", "Coordination", "Playback", "Profiles", "Sessions"]),
+        .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "HLS", "JSONDocument", "Coordination", "Playback", "Sessions"]),
+        .testTarget(name: "CastingTests", dependencies: ["Casting", "HLS", "Loading", "Media", "MediaValues", "TestSupport", "Playback", "Profiles", "Sessions"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "Casting", "HLS", "MediaValues", "Media", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "MediaValues", "COnDemand", "Casting", "TestSupport", "airlab"]),
         /// Runs a publisher in a process of its own, for the mDNS tests that need a fresh process.
@@ -184,8 +193,8 @@ let package = Package(
         /// The test origin's plan, delivery and log, and its faults seen by a real client (Transport).
         .testTarget(name: "OriginTests", dependencies: ["Origin", "HLS", "Transport", "TestSupport"]),
         /// The token bucket and the time ledger, and paced transfers against the test origin.
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "Origin", "Emulation", "TestSupport"]),
-        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "Emulation", "HLS", "Origin", "TestSupport", "airlab", "airlabd"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "Origin", "TestSupport", "Profiles"]),
+        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "HLS", "Origin", "TestSupport", "airlab", "airlabd", "Playback", "Profiles", "Sessions"]),
         /// Checks the units in deploy/systemd/ with systemd-analyze, against the rules they must keep and
         /// against the options the built airlabd takes.
         .testTarget(name: "SystemdUnitTests", dependencies: ["TestSupport", "airlabd"]),
@@ -195,7 +204,7 @@ let package = Package(
         /// The sender side against fake receivers and against the real daemon, and the sender's commands.
         .testTarget(
             name: "LabTests",
-            dependencies: ["Lab", "HTTP", "Emulation", "Casting", "JSONDocument", "Reports", "SenderProtocol", "TestSupport", "airlab", "airlabd"]),
+            dependencies: ["Lab", "HTTP", "Casting", "JSONDocument", "Reports", "SenderProtocol", "TestSupport", "airlab", "airlabd", "Playback", "Profiles", "Sessions"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,9 @@
-import Emulation
 import Foundation
 import FuzzReplay
 import HLS
+import Playback
+import Profiles
+import Sessions
 
 /// Any bytes as a fetch trace (`airlab simulate --fetch-trace`): read with every range check, and a
 /// trace that reads played back through a buffered session of 30 s with one ad, which must end

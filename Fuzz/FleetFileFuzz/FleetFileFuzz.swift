@@ -1,6 +1,6 @@
-import Emulation
 import Foundation
 import FuzzReplay
+import Profiles
 import Receiver
 
 /// Any bytes as an `airlabd --fleet` file: validated against the fleet schema, and a file that reads

@@ -1,4 +1,3 @@
-import Emulation
 import FuzzReplay
 import HLS
 import SenderProtocol

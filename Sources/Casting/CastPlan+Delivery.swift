@@ -1,4 +1,4 @@
-import Emulation
+import Sessions
 
 extension CastPlan {
     /// How this receiver's fetches go: for real when it has a fetcher (`realtime`), else through its

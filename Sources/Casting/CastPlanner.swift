@@ -1,9 +1,11 @@
-import Emulation
 import Foundation
 import HLS
 import Loading
 import Media
 import MediaValues
+import Playback
+import Profiles
+import Sessions
 
 /// One receiver's plan for a cast, and what went into it.
 public struct CastPlan: Sendable {

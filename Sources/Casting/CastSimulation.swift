@@ -1,5 +1,6 @@
-import Emulation
 import HLS
+import Profiles
+import Sessions
 
 /// Plays one prepared cast on each profile, all on one virtual clock.
 public struct CastSimulation: Sendable {

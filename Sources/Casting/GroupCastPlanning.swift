@@ -1,5 +1,7 @@
-import Emulation
+import Coordination
 import HLS
+import Playback
+import Profiles
 
 /// Turns a group file's participants into the members a `GroupSimulation` plays: each participant's
 /// own playlist read and planned for its own profile, and its ads as the group sees them.

@@ -1,5 +1,6 @@
-import Emulation
 import HLS
+import Profiles
+import Sessions
 import Synchronization
 
 /// A cast as it plays on one receiver: what its plan was made from, which a live reload and the

@@ -1,6 +1,6 @@
-import Emulation
 import HLS
 import Loading
+import Playback
 
 /// What a cast needs that does not depend on the receiver: the playlist, its interstitial events
 /// (with the sender's applied) and their resolved assets. Prepared once, planned per profile.

@@ -1,4 +1,3 @@
-import Emulation
 import HLS
 import Loading
 import MediaValues

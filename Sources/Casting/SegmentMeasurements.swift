@@ -1,6 +1,7 @@
-import Emulation
 import HLS
 import MediaValues
+import Profiles
+import Sessions
 
 /// What `--media verify` measures before anything plays: every segment a receiver would fetch, read
 /// once by the survey (`SegmentSurvey`, through the one loader), as bytes, origin time and failure by

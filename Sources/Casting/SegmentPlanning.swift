@@ -1,6 +1,7 @@
-import Emulation
 import HLS
 import Loading
+import Playback
+import Profiles
 
 /// The segment lists of a plan that fetches media (`--media verify|realtime`): the primary
 /// rendition's, and each asset's in the variant this receiver would choose, each with its separate

@@ -1,9 +1,9 @@
-import Emulation
 import Foundation
 import HLS
 import Loading
 import Media
 import MediaValues
+import Profiles
 
 /// Fetches and analyses every segment a receiver would play: the selected variant of primary and its
 /// audio rendition, and every asset of every interstitial, each URL once.

@@ -1,7 +1,7 @@
-import Emulation
 import Foundation
 import HTTP
 import SenderProtocol
+import Sessions
 import Synchronization
 
 /// A cast the sender stays with, as a phone does: `/play` and the polling that follows go on one

@@ -1,6 +1,6 @@
-import Emulation
 import Foundation
 import SenderProtocol
+import Sessions
 
 /// One playlist cast to several receivers at once, each session followed to its end and its report
 /// collected: the heart of `airlab lab run`.

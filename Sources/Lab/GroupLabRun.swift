@@ -1,6 +1,7 @@
-import Emulation
+import Coordination
 import Foundation
 import HTTP
+import Playback
 import SenderProtocol
 import Synchronization
 

@@ -1,5 +1,5 @@
-import Emulation
 import Reports
+import Sessions
 
 /// What a lab run's exit status says: everything passed, a threshold failed, or something broke.
 public enum LabVerdict: Int32, Sendable {

@@ -1,7 +1,7 @@
-import Emulation
 import Foundation
 import HTTP
 import SenderProtocol
+import Sessions
 
 /// The sender's side of the protocol with one receiver: play, drive, observe, and read reports.
 ///

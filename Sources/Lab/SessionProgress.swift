@@ -1,5 +1,4 @@
 import Foundation
-import Emulation
 import HLS
 import SenderProtocol
 

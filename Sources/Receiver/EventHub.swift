@@ -1,6 +1,6 @@
-import Emulation
 import Foundation
 import HTTP
+import Playback
 import SenderProtocol
 import Synchronization
 

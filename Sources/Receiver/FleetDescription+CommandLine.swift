@@ -1,4 +1,5 @@
-import Emulation
+import Playback
+import Profiles
 
 extension FleetDescription {
     /// The fleet `airlabd`'s flags describe: one group per `--profile` (`NAME`, `FILE`, or `NAME*N` for N

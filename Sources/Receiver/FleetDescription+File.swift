@@ -1,7 +1,8 @@
-import Emulation
 import Foundation
 import HLS
 import JSONDocument
+import Playback
+import Profiles
 
 extension FleetDescription {
     /// The schema fleet files are checked against, shipped beside the profiles' own.

@@ -1,5 +1,5 @@
-import Emulation
 import Foundation
+import Playback
 
 /// The receivers one `airlabd` runs, as groups of replicas of a profile.
 ///

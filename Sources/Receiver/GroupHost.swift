@@ -1,7 +1,7 @@
-import Emulation
 import Foundation
 import HTTP
 import SenderProtocol
+import Sessions
 import Synchronization
 
 /// The groups one receiver hosts (`/groups`, docs/groups.md): any receiver can host groups, and

@@ -1,8 +1,10 @@
 import Casting
-import Emulation
+import Coordination
 import Foundation
 import HTTP
+import Playback
 import SenderProtocol
+import Sessions
 import Synchronization
 
 /// A session's place in a group hosted on any receiver, this one or another (docs/groups.md,

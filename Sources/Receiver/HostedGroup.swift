@@ -1,9 +1,10 @@
-import Emulation
+import Coordination
 import Foundation
 import HLS
 import HTTP
 import JSONDocument
 import SenderProtocol
+import Sessions
 import Synchronization
 
 /// One group a receiver hosts: its coordinator on the host's clock, the first participant's lengths

@@ -1,4 +1,5 @@
-import Emulation
+import Playback
+import Sessions
 import Transport
 
 /// `--media realtime`: a receiver's segments fetched from the real origin as it plays, paced to its

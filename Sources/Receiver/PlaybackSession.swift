@@ -1,8 +1,10 @@
 import Casting
-import Emulation
 import Foundation
 import HLS
 import HTTP
+import Playback
+import Profiles
+import Sessions
 
 /// One cast playing on a receiver: who cast it, and its session on the receiver's driver, which plays
 /// it on the receiver's real (scaled) clock with its scripted steps and live reloads.

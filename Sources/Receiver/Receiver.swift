@@ -1,9 +1,9 @@
 import Casting
 import Discovery
-import Emulation
 import Foundation
 import HTTP
 import SenderProtocol
+import Sessions
 
 /// One emulated receiver: a profile, an HTTP server speaking the sender protocol, and the sessions
 /// cast to it. `airlabd` runs one per profile.

@@ -1,6 +1,6 @@
-import Emulation
 import Foundation
 import HTTP
+import Profiles
 import SenderProtocol
 
 /// How one receiver runs: the profile it plays as and where it serves.

@@ -1,8 +1,8 @@
 import Casting
-import Emulation
 import Foundation
 import HTTP
 import SenderProtocol
+import Sessions
 import Synchronization
 
 /// What one receiver knows and does, apart from the HTTP server: the session playing, casts being

@@ -1,7 +1,7 @@
 import Casting
 import Discovery
-import Emulation
 import Foundation
+import Sessions
 import Synchronization
 
 /// The receivers one `airlabd` hosts, one per profile, and their mDNS advertisements.

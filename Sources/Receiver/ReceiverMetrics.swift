@@ -1,6 +1,6 @@
-import Emulation
 import Foundation
 import HLS
+import Playback
 import SenderProtocol
 import Synchronization
 

@@ -1,10 +1,11 @@
 import Casting
-import Emulation
 import Foundation
 import HTTP
 import JSONDocument
+import Playback
 import Reports
 import SenderProtocol
+import Sessions
 
 /// The sender protocol's routes (docs/daemon.md, "The protocol") over one receiver.
 ///

@@ -1,4 +1,4 @@
-import Emulation
+import Profiles
 
 /// `count` receivers of one profile, with what they share: a first port, a name or name prefix, a
 /// password and a time scale.

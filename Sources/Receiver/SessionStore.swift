@@ -1,5 +1,5 @@
-import Emulation
 import Foundation
+import Sessions
 import Synchronization
 
 /// The sessions a receiver has played: reports written to the state directory when a session ends,

@@ -1,5 +1,6 @@
-import Emulation
 import HLS
+import Profiles
+import Sessions
 
 /// One interstitial as one receiver handled it: the row of a lab report and one JUnit test case.
 public struct BreakOutcome: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Emulation
+import Coordination
 import Foundation
 
 /// The JSON form of a group run: the source the other views are made from.

@@ -1,4 +1,4 @@
-import Emulation
+import Coordination
 import Foundation
 
 /// The sync-error strip under a participant's lane: |e| as an area on the group time axis, against

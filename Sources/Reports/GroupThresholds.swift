@@ -1,4 +1,4 @@
-import Emulation
+import Coordination
 
 /// What makes a group run fail in CI: waiting, content missed, or time out of sync past a bound.
 public struct GroupThresholds: Sendable, Hashable {

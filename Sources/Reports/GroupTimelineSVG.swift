@@ -1,4 +1,4 @@
-import Emulation
+import Coordination
 import Foundation
 
 /// The HTML view of a group run: the table, and one SVG with a lane per participant on the group

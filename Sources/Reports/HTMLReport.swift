@@ -1,6 +1,7 @@
-import Emulation
 import Foundation
 import HLS
+import Profiles
+import Sessions
 
 /// The HTML view of a run: a table of receivers × interstitials with their switching latency and why
 /// the media differed, and one SVG timeline with a lane per receiver (primary, interstitials,

@@ -1,5 +1,5 @@
-import Emulation
 import Foundation
+import Sessions
 
 /// The JUnit XML view of a run: a test suite per receiver, a test case per interstitial, failing where
 /// the lab's thresholds say; a receiver that could not play the cast at all is an error.

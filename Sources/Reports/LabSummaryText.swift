@@ -1,5 +1,6 @@
-import Emulation
 import HLS
+import Profiles
+import Sessions
 
 /// The terminal view of a lab run: one row per receiver and interstitial with its switches and its
 /// verdict, then the receivers that failed as a whole. The full timelines are in the report files.

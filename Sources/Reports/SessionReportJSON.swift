@@ -1,5 +1,5 @@
-import Emulation
 import Foundation
+import Sessions
 
 /// The JSON form of a simulation: the source that every other view of the sessions is made from.
 public enum SessionReportJSON {

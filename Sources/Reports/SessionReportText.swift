@@ -1,6 +1,7 @@
-import Emulation
 import Foundation
 import HLS
+import Profiles
+import Sessions
 
 /// The terminal view of session reports: per receiver, the timeline as a table, what was refused or
 /// skipped, and the totals.

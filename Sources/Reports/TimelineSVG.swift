@@ -1,6 +1,6 @@
-import Emulation
 import Foundation
 import HLS
+import Sessions
 
 /// The SVG timeline of sessions: one lane per receiver on a shared session-time axis, showing
 /// loading, primary, interstitials, transitions, pauses and refused commands (hover for details), over

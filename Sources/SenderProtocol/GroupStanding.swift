@@ -1,4 +1,4 @@
-import Emulation
+import Coordination
 
 /// A group as one caller needs it, without any participant's plan, so that its size does not grow
 /// with what the others declared: the answer to `POST /groups/ID/inputs` (with the caller's own

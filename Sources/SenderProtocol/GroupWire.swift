@@ -1,4 +1,4 @@
-import Emulation
+import Coordination
 import Foundation
 import HLS
 

@@ -1,6 +1,8 @@
-import Emulation
+import Coordination
 import Foundation
 import HLS
+import Playback
+import Sessions
 
 /// `POST /play`, read in every form senders use (docs/daemon.md, "The protocol").
 ///

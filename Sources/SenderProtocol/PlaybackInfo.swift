@@ -1,5 +1,5 @@
-import Emulation
 import Foundation
+import Playback
 
 /// `GET /playback-info` and `GET /scrub`: what a legacy sender polls to follow playback.
 ///

@@ -1,5 +1,5 @@
-import Emulation
 import Foundation
+import Sessions
 
 /// `getProperty?playbackAccessLog` and `?playbackErrorLog` in the key names of AVPlayerItem's access
 /// and error log events, which AirPlay receivers report: one access entry per item played (the

@@ -1,6 +1,6 @@
-import Emulation
 import Foundation
 import JSONDocument
+import Playback
 
 /// `PUT /setProperty?NAME` bodies. Senders send a property list `{"value": …}`; airlab's own tools
 /// may send JSON, either the bare value or the same `{"value": …}` wrapper.

@@ -1,5 +1,5 @@
-import Emulation
 import Foundation
+import Playback
 
 /// `POST /getProperty?NAME` answers: a property list `{"errorCode": 0, "value": …}` as AirPlay
 /// receivers send (`PropertyAnswer`), or the bare value as JSON for tools that ask for `application/json`.

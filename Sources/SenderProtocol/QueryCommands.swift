@@ -1,4 +1,4 @@
-import Emulation
+import Playback
 
 /// The commands senders put in query strings: `POST /scrub?position=S`, `POST /rate?value=R`.
 public enum QueryCommand {

@@ -1,5 +1,5 @@
-import Emulation
 import Foundation
+import Profiles
 
 /// Who a receiver says it is: in `GET /server-info` and in the `_airplay._tcp` TXT record.
 public struct ReceiverIdentity: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import Emulation
 import HLS
+import Playback
 
 /// One event as a `/reverse` listener receives it: the property list of a `POST /event` request,
 /// in the legacy keys senders know (`category`, `state`, `sessionID`, `reason`) and airlab's own

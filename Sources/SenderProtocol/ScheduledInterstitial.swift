@@ -1,5 +1,5 @@
-import Emulation
 import HLS
+import Playback
 
 /// One event of the effective schedule (`getProperty?interstitialEvents`): a break the receiver will
 /// play, after the playlist's events, the sender's and the schedule's rules were applied, in

@@ -1,5 +1,5 @@
-import Emulation
 import Foundation
+import Playback
 
 /// A session's events as senders receive them: property lists on the `/reverse` connection
 /// (`POST /event`, `ReverseEvent`) and JSON on `/events` (server-sent events, `SessionEvent`).

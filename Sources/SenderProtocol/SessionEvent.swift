@@ -1,6 +1,7 @@
-import Emulation
 import Foundation
 import HLS
+import Playback
+import Profiles
 
 /// One event of a session as `GET /events` carries it: the engine's `PlaybackEvent` with the session
 /// it belongs to, as one JSON object named by its kind (`event: KIND`).

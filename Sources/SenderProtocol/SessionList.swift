@@ -1,5 +1,5 @@
-import Emulation
 import Foundation
+import Playback
 
 /// `GET /sessions`: the receiver's newest sessions in the order they started, the one playing last.
 public struct SessionList: Sendable, Equatable, Codable {

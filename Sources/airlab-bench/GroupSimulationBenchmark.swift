@@ -1,5 +1,6 @@
-import Emulation
+import Coordination
 import Foundation
+import Playback
 
 /// A watch-together group of 100 participants through a 2-hour VOD with 40 breaks, under the wait
 /// policy: every participant a real engine session on one virtual clock, each with its own ad plan

@@ -1,9 +1,10 @@
 import Casting
-import Emulation
 import Foundation
 import HLS
 import Media
 import MediaValues
+import Profiles
+import Sessions
 
 /// A 2-hour VOD with 40 breaks of 3 assets each, planned and played on all six shipped profiles, with
 /// probes answered from a fixed table: the cost of `airlab simulate` itself, without FFmpeg or network.

@@ -1,8 +1,8 @@
 import Arguments
-import Emulation
 import Foundation
 import JSONDocument
 import Lab
+import Playback
 import Reports
 import SenderProtocol
 

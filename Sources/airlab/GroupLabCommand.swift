@@ -1,5 +1,5 @@
 import Arguments
-import Emulation
+import Coordination
 import Foundation
 import Lab
 import Reports

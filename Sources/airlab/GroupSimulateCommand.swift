@@ -1,9 +1,10 @@
 import Arguments
 import Casting
-import Emulation
+import Coordination
 import Foundation
 import Loading
 import Media
+import Profiles
 import Reports
 
 /// `airlab group simulate GROUP.json`: plays a group (each participant its own playlist, profile and

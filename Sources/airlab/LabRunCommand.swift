@@ -1,10 +1,11 @@
 import Arguments
 import Casting
-import Emulation
 import Foundation
 import Lab
-import SenderProtocol
+import Playback
 import Reports
+import SenderProtocol
+import Sessions
 import Synchronization
 
 /// `airlab lab run PLAYLIST …`: one playlist on a fleet of receivers at once, with reports.

@@ -1,10 +1,12 @@
 import Arguments
 import Casting
-import Emulation
 import Foundation
-import Reports
 import Loading
 import Media
+import Playback
+import Profiles
+import Reports
+import Sessions
 
 /// `airlab simulate PLAYLIST --profile NAME|FILE [--profile …] …`: plays a cast on receiver profiles
 /// on a virtual clock and reports each session.

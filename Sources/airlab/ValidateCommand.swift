@@ -1,8 +1,8 @@
 import Arguments
 import Casting
 import Conformance
-import Emulation
 import Foundation
+import Profiles
 import Reports
 
 /// `airlab validate PLAYLIST|URL [--profile P] [--json] [--junit FILE] [--variant N]`.

@@ -1,6 +1,7 @@
 import Arguments
-import Emulation
 import Foundation
+import Playback
+import Profiles
 import Receiver
 
 /// `airlabd`'s command line, checked.

@@ -1,9 +1,10 @@
 import Casting
-import Emulation
 import Foundation
 import HLS
 import Media
 import MediaValues
+import Playback
+import Profiles
 import Synchronization
 import TestSupport
 import Testing

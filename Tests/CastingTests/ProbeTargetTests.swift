@@ -1,11 +1,11 @@
-import Emulation
+@testable import Casting
 import Foundation
 import HLS
 import Loading
 import MediaValues
+import Profiles
 import TestSupport
 import Testing
-@testable import Casting
 
 @Suite("What a probe fetches")
 struct ProbeTargetTests {

@@ -1,7 +1,8 @@
 import Casting
-import Emulation
 import Foundation
 import HLS
+import Profiles
+import Sessions
 import TestSupport
 import Testing
 

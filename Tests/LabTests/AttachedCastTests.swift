@@ -1,8 +1,8 @@
-import Emulation
 import Foundation
-import SenderProtocol
-import Testing
 @testable import Lab
+import SenderProtocol
+import Sessions
+import Testing
 
 /// `airlab cast` without a terminal: the attached cast against fake receivers.
 @Suite("Attached casts")

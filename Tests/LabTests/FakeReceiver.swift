@@ -1,9 +1,11 @@
-import Emulation
 import Foundation
-import SenderProtocol
 @testable import HTTP
-import Synchronization
 @testable import Lab
+import Playback
+import Profiles
+import SenderProtocol
+import Sessions
+import Synchronization
 
 /// A receiver that speaks the sender protocol on 127.0.0.1 but plays nothing: a session replays the
 /// events of a simulated one. It lets the sender's tests make a receiver refuse, hold a session until

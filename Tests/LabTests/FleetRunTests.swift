@@ -1,11 +1,10 @@
 import Casting
-import Emulation
 import Foundation
+@testable import Lab
 import Reports
 import SenderProtocol
-import Testing
 import TestSupport
-@testable import Lab
+import Testing
 
 /// A lab run against fake receivers that misbehave in every way a fleet can.
 @Suite("Fleet runs")

@@ -1,10 +1,10 @@
 import Casting
-import Emulation
 import Foundation
 import FoundationXML
-import Reports
-import Testing
 @testable import Lab
+import Reports
+import Sessions
+import Testing
 
 /// What a lab run's exit status and JUnit say about a run's sessions.
 @Suite("Lab verdicts")

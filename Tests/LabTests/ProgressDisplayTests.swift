@@ -1,7 +1,6 @@
-import Emulation
+@testable import Lab
 import SenderProtocol
 import Testing
-@testable import Lab
 
 @Suite("Progress displays")
 struct ProgressDisplayTests {

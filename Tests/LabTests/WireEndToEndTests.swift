@@ -1,9 +1,8 @@
-import Emulation
 import Foundation
-import SenderProtocol
-import Testing
-import TestSupport
 @testable import Lab
+import SenderProtocol
+import TestSupport
+import Testing
 
 /// What the real `airlabd` writes, the sender's client reads as the same wire types: every answer and
 /// every event of a session decodes, and every kind and state in it is one the sender knows.

@@ -81,8 +81,8 @@ struct DebianPackageTests {
         #expect(listing.status == 0, "\(listing.stderr)")
         let paths = Set(listing.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) })
         for path in [
-            "./usr/bin/airlab", "./usr/bin/airlabd", "./usr/bin/airlab_Emulation.resources/Profiles/apple-tv-4k.json",
-            "./usr/bin/airlab_Emulation.resources/Profiles/profile.schema.json",
+            "./usr/bin/airlab", "./usr/bin/airlabd", "./usr/bin/airlab_Profiles.resources/Shipped/apple-tv-4k.json",
+            "./usr/bin/airlab_Profiles.resources/Shipped/profile.schema.json",
             "./lib/systemd/system/airlabd.service", "./lib/systemd/system/airlabd@.service",
             "./usr/share/man/man1/airlab.1.gz", "./usr/share/man/man1/airlabd.1.gz",
             "./usr/share/bash-completion/completions/airlab", "./usr/share/zsh/vendor-completions/_airlabd",

@@ -1,5 +1,5 @@
-import Emulation
 import Foundation
+import Profiles
 import Receiver
 import Testing
 

@@ -1,5 +1,6 @@
-import Emulation
 import Foundation
+import Playback
+import Profiles
 import Receiver
 import TestSupport
 import Testing

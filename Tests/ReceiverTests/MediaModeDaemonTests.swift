@@ -9,7 +9,7 @@ import Testing
     /// (about 230 kB per 4 s, 0.46 Mbit/s): 0.3 Mbit/s.
     static func slowProfile(in scratch: Scratch) throws -> String {
         let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/Emulation/Profiles/smart-tv-low.json")
+            .appendingPathComponent("Sources/Profiles/Shipped/smart-tv-low.json")
         var profile = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: shipped)) as? [String: Any])
         profile.removeValue(forKey: "$schema")
         profile["name"] = "slow-tv"

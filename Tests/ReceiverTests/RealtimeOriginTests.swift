@@ -24,7 +24,7 @@ import Testing
     /// A shipped profile with some of its numbers changed, written to `scratch`.
     static func profile(_ shipped: String, named name: String, in scratch: Scratch, _ change: (inout [String: Any]) -> Void) throws -> String {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/Emulation/Profiles/\(shipped).json")
+            .appendingPathComponent("Sources/Profiles/Shipped/\(shipped).json")
         var profile = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
         profile.removeValue(forKey: "$schema")
         profile["name"] = name

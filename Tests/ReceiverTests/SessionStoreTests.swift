@@ -1,6 +1,6 @@
-import Emulation
 import Foundation
 @testable import Receiver
+import Sessions
 import Testing
 
 @Suite("Stored sessions")

@@ -1,7 +1,9 @@
-import Emulation
 import Foundation
-import Testing
+import Playback
+import Profiles
 @testable import Reports
+import Sessions
+import Testing
 
 /// A session that fetches segments over 60 s of primary (6 s segments) with one 10 s ad at 30 s
 /// (2 s segments), its fetches as a trace says and otherwise at `mbps`.

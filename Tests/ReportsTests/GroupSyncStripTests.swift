@@ -1,7 +1,7 @@
-import Emulation
+import Coordination
 import Foundation
-import Testing
 @testable import Reports
+import Testing
 
 /// The sync-error strip draws |e| from the report's pieces: to the axis where e crosses zero, scaled
 /// to the larger of the error and the tolerance, with the tolerance line at its height.

@@ -1,7 +1,8 @@
-import Emulation
 import Foundation
-import Testing
+import Playback
 @testable import Reports
+import Sessions
+import Testing
 
 /// One Apple TV session over 60 s of content with SDK breaks at 10 and 40 s (8 s each); the viewer
 /// goes to picture in picture from 30 to 50 s, so the second break is lost (skipped by default).

@@ -1,9 +1,11 @@
 import Casting
-import Emulation
 import Foundation
 import FoundationXML
-import Testing
+import Playback
+import Profiles
 @testable import Reports
+import Sessions
+import Testing
 
 /// A run of two receivers over a 60 s primary with two ads: one that switches in 200 ms, one that
 /// switches in 1800 ms (a display mode change); the second receiver cannot decode the second ad. The

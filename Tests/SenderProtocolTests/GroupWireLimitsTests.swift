@@ -1,7 +1,7 @@
-import Emulation
+import Coordination
 import Foundation
-import Testing
 @testable import SenderProtocol
+import Testing
 
 /// The bounds a group's host puts on what a join declares, and the small view an input is answered
 /// with, as both ends read them.

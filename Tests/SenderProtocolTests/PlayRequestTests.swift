@@ -1,7 +1,7 @@
-import Emulation
 import Foundation
-import Testing
+import Playback
 @testable import SenderProtocol
+import Testing
 
 private func plist(_ dictionary: [String: Any], _ format: PropertyListSerialization.PropertyListFormat) throws -> Data {
     try PropertyListSerialization.data(fromPropertyList: dictionary, format: format, options: 0)

@@ -1,8 +1,9 @@
-import Emulation
 import Foundation
+import Playback
+@testable import SenderProtocol
+import Sessions
 import Synchronization
 import Testing
-@testable import SenderProtocol
 
 /// `/playback-info` reads the engine a session last read from its driver until the driver changes
 /// something (`DrivenSession.activeEngineNow`). These checks run on a virtual clock: each step happens

@@ -1,5 +1,5 @@
-import Emulation
 import Foundation
+import Playback
 import SenderProtocol
 import Testing
 

@@ -1,7 +1,7 @@
-import Emulation
 import Foundation
-import Testing
+import Playback
 @testable import SenderProtocol
+import Testing
 
 @Suite("Presentation mode and SDK ads on the wire")
 struct PresentationWireTests {

@@ -1,8 +1,8 @@
-import Emulation
 import Foundation
 import HLS
-import Testing
+import Playback
 @testable import SenderProtocol
+import Testing
 
 @Suite("setProperty and getProperty bodies")
 struct PropertyTests {

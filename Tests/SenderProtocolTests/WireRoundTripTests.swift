@@ -1,7 +1,7 @@
-import Emulation
 import Foundation
 import HLS
 import JSONDocument
+import Playback
 @testable import SenderProtocol
 import Testing
 

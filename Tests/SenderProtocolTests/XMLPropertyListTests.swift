@@ -1,7 +1,7 @@
-import Emulation
 import Foundation
-import Testing
+import Playback
 @testable import SenderProtocol
+import Testing
 
 private func parse(_ data: Data) throws -> Any {
     try PropertyListSerialization.propertyList(from: data, format: nil)

@@ -1,6 +1,6 @@
-import Emulation
-import Testing
+import Profiles
 import TestSupport
+import Testing
 import Transport
 
 @Suite("Token bucket and time ledger", .ownThread)

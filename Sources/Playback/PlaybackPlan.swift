@@ -1,0 +1,241 @@
+import HLS
+import Profiles
+
+/// Everything the engine needs to know about one cast, decided before playback starts.
+///
+/// Building a plan does the I/O (playlists, asset lists, probes) and draws the latencies; the engine
+/// only plays it, which keeps the engine a pure state machine. Which events play together, in which
+/// order, and where primary resumes after them is the schedule's decision (`InterstitialSchedule`,
+/// `BreakGroup`): the plan carries its groups and the engine walks them.
+public struct PlaybackPlan: Sendable {
+    // The groups' resumption points were decided against these, so they are fixed with the groups.
+    /// End of the primary content (for live, of the current window).
+    public private(set) var primaryDuration: Double
+    public private(set) var isLive: Bool
+    /// Segment boundaries of the primary, for X-SNAP IN.
+    public private(set) var segmentBoundaries: [Double]
+    /// From the cast to the first primary frame.
+    public var startup: Transition
+    /// The PRE group (if any), the mid-roll groups by position, the POST group (if any).
+    public private(set) var groups: [PlannedGroup]
+    /// The mid-roll groups alone, ordered by position: what the playhead can reach.
+    public private(set) var midGroups: [PlannedGroup]
+    /// Whether the receiver has picture in picture at all (its profile says).
+    public var supportsPictureInPicture = true
+    /// What the sender's ad SDK does with a break that falls due in picture in picture.
+    public var sdkAdInPictureInPicture = SDKAdInPictureInPicture.skip
+    /// The primary rendition's segments, when the receiver fetches them (`--media verify|realtime`).
+    public var primarySegments = SegmentList.empty
+    /// The segments of primary's separate audio rendition, on primary's timeline; empty when its audio
+    /// is muxed (or the receiver fetches nothing). The variants share it: a switch changes the video.
+    public var primaryAudio = SegmentList.empty
+    /// The variant primary plays (its playlist and BANDWIDTH), for a multivariant cast: what a switch
+    /// back up from a lower variant goes to.
+    public var primaryVariantURI: String?
+    public var primaryBitsPerSecond: Double?
+    /// Lower variants of a VOD primary this receiver can decode, highest first: what it switches to
+    /// when its own does not arrive in time or cannot be fetched (`PlaybackEngine+Variants`).
+    public var primaryFallbacks: [PlannedVariant] = []
+    /// How the receiver buffers what it fetches; nil plays on the latency model alone (`--media probe`).
+    public var buffering: BufferModel?
+
+    /// A plan of groups the schedule made.
+    public init(
+        primaryDuration: Double, isLive: Bool = false, segmentBoundaries: [Double] = [], startup: Transition = .instant,
+        groups: [PlannedGroup]
+    ) {
+        self.primaryDuration = primaryDuration
+        self.isLive = isLive
+        self.segmentBoundaries = segmentBoundaries
+        self.startup = startup
+        self.groups = groups
+        midGroups = groups.filter { $0.placement == .mid }
+    }
+
+    /// A plan of events in tag order, grouped by the schedule's rules (`BreakGroup.arrange`) with PRE
+    /// placed at 0: for plans made without a playlist, such as tests'.
+    public init(
+        primaryDuration: Double, isLive: Bool = false, segmentBoundaries: [Double] = [], startup: Transition = .instant,
+        breaks: [PlannedBreak] = []
+    ) {
+        let rule = ResumeRule(boundaries: segmentBoundaries, duration: primaryDuration, isLive: isLive)
+        let candidates = breaks.map { planned in
+            BreakGroup.Candidate(
+                eventID: planned.eventID,
+                placement: planned.cue.contains(.pre) ? .pre : planned.cue.contains(.post) ? .post : .mid,
+                position: planned.position, share: planned.resumeShare)
+        }
+        let arrangement = BreakGroup.arrange(candidates, rule: rule, startPosition: 0)
+        let groups = arrangement.groups.map { group in
+            PlannedGroup(group, members: group.members.map { breaks[arrangement.order[$0]] })
+        }
+        self.init(
+            primaryDuration: primaryDuration, isLive: isLive, segmentBoundaries: segmentBoundaries, startup: startup, groups: groups)
+    }
+
+    /// Every event of every group, in the order the groups play (what a sender's property shows).
+    public var breaks: [PlannedBreak] { groups.flatMap(\.members) }
+
+    /// The breaks the sender's ad SDK starts itself, by position.
+    public var sdkBreaks: [PlannedBreak] { midGroups.flatMap(\.members).filter(\.startedBySDK) }
+
+    /// This plan with the sender's SDK ad breaks among its mid-rolls (`SDKAdSchedule.plannedGroups`).
+    ///
+    /// A break at the position of a schedule's group plays first: content pauses for it where it
+    /// stands, and the group then replaces primary time as it would have.
+    public func addingSDKGroups(_ sdkGroups: [PlannedGroup]) -> PlaybackPlan {
+        guard !sdkGroups.isEmpty else { return self }
+        var merged: [PlannedGroup] = []
+        merged.reserveCapacity(midGroups.count + sdkGroups.count)
+        var sdk = sdkGroups.sorted { $0.position < $1.position }[...]
+        for group in midGroups {
+            while let next = sdk.first, next.position <= group.position + InterstitialSchedule.tolerance {
+                merged.append(next)
+                sdk = sdk.dropFirst()
+            }
+            merged.append(group)
+        }
+        merged += sdk
+        var copy = self
+        copy.midGroups = merged
+        copy.groups = (preGroup.map { [$0] } ?? []) + merged + (postGroup.map { [$0] } ?? [])
+        return copy
+    }
+
+    /// This plan with every event and every asset changed, in the groups the playhead reaches and in
+    /// PRE and POST alike; `asset` gets the event's ID and the asset's index in it.
+    public func mappingAssets(
+        _ asset: (String, Int, inout PlannedAsset) async -> Void, events event: (inout PlannedBreak) -> Void
+    ) async -> PlaybackPlan {
+        var copy = self
+        for group in copy.groups.indices {
+            for member in copy.groups[group].members.indices {
+                event(&copy.groups[group].members[member])
+                let id = copy.groups[group].members[member].eventID
+                for index in copy.groups[group].members[member].assets.indices {
+                    await asset(id, index, &copy.groups[group].members[member].assets[index])
+                }
+            }
+        }
+        copy.midGroups = copy.groups.filter { $0.placement == .mid }
+        return copy
+    }
+
+    public var preGroup: PlannedGroup? { groups.first.flatMap { $0.placement == .pre ? $0 : nil } }
+    public var postGroup: PlannedGroup? { groups.last.flatMap { $0.placement == .post ? $0 : nil } }
+
+    /// The rule the engine resumes a group by when only part of it counted.
+    public var resumeRule: ResumeRule {
+        ResumeRule(boundaries: segmentBoundaries, duration: primaryDuration, isLive: isLive)
+    }
+}
+
+/// Events that play back to back, as the schedule grouped them (`BreakGroup`).
+public struct PlannedGroup: Sendable, Hashable {
+    public var placement: BreakGroup.Placement
+    /// Where primary is left: after X-SNAP OUT for mid-rolls; the start position the schedule was built
+    /// for (PRE), the end of primary (POST).
+    public var position: Double
+    /// Where primary resumes when every member counts, as the schedule decided; nil for POST.
+    public var resumeAt: Double?
+    /// In the order they play.
+    public var members: [PlannedBreak]
+
+    public init(placement: BreakGroup.Placement, position: Double, resumeAt: Double?, members: [PlannedBreak]) {
+        self.placement = placement
+        self.position = position
+        self.resumeAt = resumeAt
+        self.members = members
+    }
+
+    /// The schedule's group with its members' plans.
+    public init(_ group: BreakGroup, members: [PlannedBreak]) {
+        self.init(placement: group.placement, position: group.position, resumeAt: group.resumeAt, members: members)
+    }
+
+    /// The first member's event ID: event IDs are unique in a playlist, so this names the group.
+    public var id: String { members.first?.eventID ?? "" }
+}
+
+/// One interstitial event as the engine plays it.
+public struct PlannedBreak: Sendable, Hashable {
+    public var eventID: String
+    /// On the primary timeline, after X-SNAP OUT. Ignored for PRE (plays first) and POST (plays last).
+    /// The group's position is where it plays; a member's own may lie inside what the group skips.
+    public var position: Double
+    /// How far primary moves on when this event has played: X-RESUME-OFFSET, or what the event plays
+    /// when it has none; 0 for a failed event. The offsets of a group add up.
+    public var resumeOffset: Double
+    public var cue: InterstitialEvent.Cue
+    public var snap: InterstitialEvent.Snap
+    public var restrictions: InterstitialEvent.Restrictions
+    public var playoutLimit: Double?
+    public var assets: [PlannedAsset]
+    /// Set when the whole break cannot play (its asset list did not load): it is skipped and primary
+    /// resumes where it stopped.
+    public var failure: String?
+    /// From whatever plays before (primary, or the previous event of the group) to the first asset.
+    public var transitionIn: Transition
+    /// From the last asset back to primary.
+    public var transitionOut: Transition
+    /// True for a break the sender's ad SDK starts (`SDKAdSchedule`), which picture in picture can stop
+    /// from starting; false for the HLS interstitials the receiver plays whatever the mode.
+    public var startedBySDK: Bool
+
+    public init(
+        eventID: String, position: Double, resumeOffset: Double, cue: InterstitialEvent.Cue = [],
+        snap: InterstitialEvent.Snap = [], restrictions: InterstitialEvent.Restrictions = [], playoutLimit: Double? = nil, assets: [PlannedAsset],
+        failure: String? = nil, transitionIn: Transition = .instant, transitionOut: Transition = .instant, startedBySDK: Bool = false
+    ) {
+        self.startedBySDK = startedBySDK
+        self.eventID = eventID
+        self.position = position
+        self.resumeOffset = resumeOffset
+        self.cue = cue
+        self.snap = snap
+        self.restrictions = restrictions
+        self.playoutLimit = playoutLimit
+        self.assets = assets
+        self.failure = failure
+        self.transitionIn = transitionIn
+        self.transitionOut = transitionOut
+    }
+
+    /// The assets that will play; failed ones are skipped.
+    var playableAssets: [Int] {
+        assets.indices.filter { assets[$0].failure == nil }
+    }
+
+    /// What this event adds to its group's resumption point.
+    public var resumeShare: ResumeShare {
+        ResumeShare(offset: resumeOffset, snapsIn: snap.contains(.in))
+    }
+
+    /// How long the event plays: its playable assets, cut by its playout limit.
+    package var playedDuration: Double {
+        let total = playableAssets.reduce(0) { $0 + assets[$1].duration }
+        return playoutLimit.map { min($0, total) } ?? total
+    }
+}
+
+/// One asset of a break.
+public struct PlannedAsset: Sendable, Hashable {
+    public var uri: String
+    public var duration: Double
+    /// Set when the asset cannot play (did not load, cannot be decoded by this receiver): it is skipped.
+    public var failure: String?
+    /// From the previous asset of the same event; unused for the first.
+    public var transitionFromPrevious: Transition
+    /// The asset's segments, when the receiver fetches them.
+    public var segments: SegmentList
+    /// Its separate audio rendition's segments; empty when its audio is muxed.
+    public var audioSegments = SegmentList.empty
+
+    public init(uri: String, duration: Double, failure: String? = nil, transitionFromPrevious: Transition = .instant, segments: SegmentList = .empty) {
+        self.segments = segments
+        self.uri = uri
+        self.duration = duration
+        self.failure = failure
+        self.transitionFromPrevious = transitionFromPrevious
+    }
+}
