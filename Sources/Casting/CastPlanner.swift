@@ -205,14 +205,14 @@ public struct CastPlanner: Sendable {
 
         let model = TransitionModel(profile: profile, seed: seed)
         let assetParameters = await probeAssets(cast.resolution.assets, for: profile, language: cast.request.preferredLanguage)
-        // The schedule's groups go to the engine whole, also those before the start position (a seek
+        // The schedule's pods go to the engine whole, also those before the start position (a seek
         // back reaches them); events that cannot be placed and mid-rolls outside a VOD are in none.
-        var groups: [PlannedGroup] = []
-        for group in schedule.groups {
+        var pods: [PlannedPod] = []
+        for pod in schedule.pods {
             var members: [PlannedBreak] = []
-            // What plays before the next event of the group: primary, or the previous event's last asset.
+            // What plays before the next event of the pod: primary, or the previous event's last asset.
             var before = primary
-            for member in group.members {
+            for member in pod.members {
                 let scheduled = schedule.breaks[member]
                 let event = scheduled.event
                 var assets: [PlannedAsset] = []
@@ -242,7 +242,7 @@ public struct CastPlanner: Sendable {
                     assets.append(planned)
                 }
                 var planned = PlannedBreak(
-                    eventID: event.id, position: scheduled.position ?? group.position, resumeOffset: scheduled.resumeOffset,
+                    eventID: event.id, position: scheduled.position ?? pod.position, resumeOffset: scheduled.resumeOffset,
                     cue: event.cue, snap: event.snap, restrictions: event.restrictions, playoutLimit: event.playoutLimit,
                     assets: assets, failure: scheduled.failure)
                 if let first = playable.first, let last = playable.last {
@@ -252,19 +252,19 @@ public struct CastPlanner: Sendable {
                 }
                 members.append(planned)
             }
-            groups.append(PlannedGroup(group, members: members))
+            pods.append(PlannedPod(pod, members: members))
         }
 
         let startup = model.transition("startup", from: nil, to: primary, bitsPerSecond: bitsPerSecond, preloaded: false)
         var plan = PlaybackPlan(
             primaryDuration: media.duration, isLive: media.isLive, segmentBoundaries: timeline.boundaries, startup: startup,
-            groups: groups)
+            pods: pods)
         plan.supportsPictureInPicture = profile.supportsPictureInPicture
         plan.sdkAdInPictureInPicture = cast.request.sdkAdInPictureInPicture
         if let sdkAds = cast.request.sdkAds {
             // The SDK's ads are not probed: they are taken to match the primary, so a switch costs the
             // priming and the splice the profile pays at every transition.
-            plan = plan.addingSDKGroups(sdkAds.plannedGroups(
+            plan = plan.addingSDKPods(sdkAds.plannedPods(
                 primaryDuration: media.duration, isLive: media.isLive, startPosition: startPosition ?? 0,
                 transition: { model.transition($0, from: primary, to: primary, bitsPerSecond: bitsPerSecond) }))
         }

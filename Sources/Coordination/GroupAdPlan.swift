@@ -43,10 +43,10 @@ public struct GroupAdPlan: Sendable, Hashable, Codable {
     /// position, up to ±3·10^11 s) is one no shared timeline reaches: it is left out, so that the
     /// plan stays inside the `NumericRange.timeline` every group input is checked against.
     public init(interstitials plan: PlaybackPlan) {
-        self.init(breaks: plan.midGroups.filter { NumericRange.timeline.contains($0.position) }.map { group in
+        self.init(breaks: plan.midPods.filter { NumericRange.timeline.contains($0.position) }.map { pod in
             Break(
-                id: group.id, position: group.position, adSeconds: group.members.reduce(0) { $0 + $1.playedDuration },
-                resumeOffset: max(0, (group.resumeAt ?? group.position) - group.position))
+                id: pod.id, position: pod.position, adSeconds: pod.members.reduce(0) { $0 + $1.playedDuration },
+                resumeOffset: max(0, (pod.resumeAt ?? pod.position) - pod.position))
         })
     }
 

@@ -1,14 +1,14 @@
 /// Lays the scheduled breaks and the primary pieces between them end to end, as one viewer plays them.
 ///
-/// The walk follows primary from the start position: the PRE group plays first, then each group whose
-/// position primary reaches, then primary from the group's resumption point, then POST when primary
+/// The walk follows primary from the start position: the PRE pod plays first, then each pod whose
+/// position primary reaches, then primary from the pod's resumption point, then POST when primary
 /// ends. The rules it follows where Appendix D leaves room are listed on `InterstitialSchedule.build`.
-/// The walk ends because only a group whose resumption point precedes it sends primary back, and such
-/// a group is retired once it has played. Finding the next group is a binary search over the mid-roll
-/// groups (ordered by position), so a walk costs n log n in the groups it passes.
+/// The walk ends because only a pod whose resumption point precedes it sends primary back, and such
+/// a pod is retired once it has played. Finding the next pod is a binary search over the mid-roll
+/// pods (ordered by position), so a walk costs n log n in the pods it passes.
 struct PlayoutPlan: Sendable {
     var breaks: [InterstitialSchedule.Break]
-    var groups: [BreakGroup]
+    var pods: [InterstitialPod]
     var timeline: PrimaryTimeline
     var isLive: Bool
     var rule: ResumeRule
@@ -16,18 +16,18 @@ struct PlayoutPlan: Sendable {
     func layout(from start: Double, replaysCrossedBreaks: Bool) -> PlayoutLayout {
         let tolerance = InterstitialSchedule.tolerance
         let primaryEnd = timeline.duration
-        let mid = groups.filter { $0.placement == .mid }
+        let mid = pods.filter { $0.placement == .mid }
         var layout = PlayoutLayout(breakCount: breaks.count)
         var retired = Set<Int>()
         var justPlayed: Int?
 
-        func play(_ group: BreakGroup, at position: Double, from cursor: Double) -> Double {
-            let members = group.members.filter { !retired.contains($0) }
+        func play(_ pod: InterstitialPod, at position: Double, from cursor: Double) -> Double {
+            let members = pod.members.filter { !retired.contains($0) }
             let resumeAt: Double? =
-                if group.placement == .post {
+                if pod.placement == .post {
                     nil
-                } else if members.count == group.members.count, abs(position - group.position) <= tolerance {
-                    group.resumeAt
+                } else if members.count == pod.members.count, abs(position - pod.position) <= tolerance {
+                    pod.resumeAt
                 } else {
                     rule.resumePoint(at: position, share: members.reduce(.none) { $0.adding(breaks[$1].resumeShare) })
                 }
@@ -44,17 +44,17 @@ struct PlayoutPlan: Sendable {
             return resumeAt ?? position
         }
 
-        // The PRE group plays where playback starts, whatever position the schedule was built for.
+        // The PRE pod plays where playback starts, whatever position the schedule was built for.
         var cursor = start
-        if let pre = groups.first(where: { $0.placement == .pre }) {
+        if let pre = pods.first(where: { $0.placement == .pre }) {
             cursor = play(pre, at: start, from: start)
         }
-        if let covering = BreakGroup.covering(cursor, in: mid, position: \.position, resumeAt: \.resumeAt) {
+        if let covering = InterstitialPod.covering(cursor, in: mid, position: \.position, resumeAt: \.resumeAt) {
             cursor = play(mid[covering], at: mid[covering].position, from: cursor)
             justPlayed = covering
         }
         while true {
-            var next = BreakGroup.firstIndex(atOrAfter: cursor, in: mid, position: \.position)
+            var next = InterstitialPod.firstIndex(atOrAfter: cursor, in: mid, position: \.position)
             while next < mid.count, next == justPlayed || mid[next].members.allSatisfy(retired.contains) {
                 next += 1
             }
@@ -64,7 +64,7 @@ struct PlayoutPlan: Sendable {
         }
         layout.appendPrimary(from: cursor, to: primaryEnd)
         // A live playlist's end is only the current window: POST waits for the real end.
-        if !isLive, let post = groups.last, post.placement == .post {
+        if !isLive, let post = pods.last, post.placement == .post {
             _ = play(post, at: primaryEnd, from: primaryEnd)
         }
         return layout

@@ -66,15 +66,15 @@ public struct InterstitialSchedule: Sendable {
         /// Where the event's date (or a client event's time) falls on the primary timeline, before
         /// snapping. For PRE and POST the cue decides the position, so this is only informative there.
         public var unsnappedPosition: Double?
-        /// Where primary resumes after the break's group, after X-SNAP IN; nil for POST and for events
-        /// that cannot be placed. Every event of a group reports the same value.
+        /// Where primary resumes after the break's pod, after X-SNAP IN; nil for POST and for events
+        /// that cannot be placed. Every event of a pod reports the same value.
         public var resumeAt: Double?
         /// What plays: the asset durations, cut by X-PLAYOUT-LIMIT.
         public var duration: Double
         public var durationSource: DurationSource
         /// True when the duration is PLANNED-DURATION or unknown.
         public var isEstimate: Bool
-        /// This event's own share of the group's resume offset: X-RESUME-OFFSET, or else its duration
+        /// This event's own share of the pod's resume offset: X-RESUME-OFFSET, or else its duration
         /// (0 for an empty asset list, for a break that failed to load, and for a VOD's PRE).
         public var resumeOffset: Double
         /// Why the break is cancelled (its asset list or asset did not load); it then plays nothing.
@@ -100,7 +100,7 @@ public struct InterstitialSchedule: Sendable {
         /// CUE=ONCE: the break never plays again once it has started.
         public var playsOnce: Bool { event.cue.contains(.once) }
 
-        /// What this event adds to its group's resumption point: nothing when it is cancelled, since
+        /// What this event adds to its pod's resumption point: nothing when it is cancelled, since
         /// primary resumes where it stopped (Appendix D.5).
         public var resumeShare: ResumeShare {
             failure == nil ? ResumeShare(offset: resumeOffset, snapsIn: event.snap.contains(.in)) : .none
@@ -118,7 +118,7 @@ public struct InterstitialSchedule: Sendable {
         /// On the primary timeline. For an interstitial: start is its position, end is start + duration.
         public var start: Double
         public var end: Double
-        /// Where primary resumes after this interstitial's group; nil for primary pieces and POST.
+        /// Where primary resumes after this interstitial's pod; nil for primary pieces and POST.
         public var resumeAt: Double?
         /// On the playout timeline (on the integrated timeline in `integratedEntries`).
         public var playoutStart: Double
@@ -133,10 +133,10 @@ public struct InterstitialSchedule: Sendable {
     /// Every event: PRE in tag order, then mid-rolls by position then tag order (those that cannot be
     /// placed last, in tag order), then POST in tag order.
     public var breaks: [Break]
-    /// The events that play back to back, in the order primary reaches them from 0: the PRE group, the
-    /// mid-roll groups by position, the POST group. Members are indices into `breaks`. Events that
-    /// cannot be placed, and mid-rolls outside a VOD, are in no group.
-    public var groups: [BreakGroup]
+    /// The events that play back to back, in the order primary reaches them from 0: the PRE pod, the
+    /// mid-roll pods by position, the POST pod. Members are indices into `breaks`. Events that
+    /// cannot be placed, and mid-rolls outside a VOD, are in no pod.
+    public var pods: [InterstitialPod]
     /// The playout of a viewer who starts at the start position, in the order it plays.
     public var entries: [Entry]
     /// The integrated timeline: the playout of a viewer who starts at 0, in which no break plays twice.
@@ -162,7 +162,7 @@ extension InterstitialSchedule {
     /// - After a break, primary resumes at its `resumeAt` and does not re-trigger the break it just
     ///   played, even with a resume offset of 0; a break whose resumption point precedes it never plays
     ///   again. Other breaks that such a replay crosses play again unless they are CUE=ONCE.
-    /// - Breaks inside primary time that an earlier break skips join that break's group, as AVFoundation
+    /// - Breaks inside primary time that an earlier break skips join that break's pod, as AVFoundation
     ///   plays them: right after it, their offsets adding up. Each is reported.
     /// - A viewer who starts inside primary time that a break replaces sees that break first (D.5).
     /// - PRE plays at the start position. Primary then resumes at the start position plus the PRE
@@ -173,7 +173,7 @@ extension InterstitialSchedule {
     /// - A VOD mid-roll with X-SNAP OUT dated within a segment's length outside the playlist snaps to
     ///   its first or last boundary (`interstitial.snapped-into-playlist`); one further out never plays.
     /// - In a live playlist POST and breaks past the window's end play after later reloads: they are
-    ///   in `breaks` and `groups` with `plays` true, but not in `entries`; the ones past the window's
+    ///   in `breaks` and `pods` with `plays` true, but not in `entries`; the ones past the window's
     ///   end are reported (`interstitial.after-live-window`).
     ///
     /// - Parameters:
@@ -188,13 +188,13 @@ extension InterstitialSchedule {
         var diagnostics = DiagnosticLog()
         var inTagOrder: [Break] = []
         inTagOrder.reserveCapacity(events.count)
-        var candidates: [BreakGroup.Candidate] = []
+        var candidates: [InterstitialPod.Candidate] = []
         candidates.reserveCapacity(events.count)
 
         for event in events {
             var scheduled = Break(
                 event: event, known: knownDurations[event.id], timeline: timeline, isLive: isLive, diagnostics: &diagnostics)
-            let placement: BreakGroup.Placement
+            let placement: InterstitialPod.Placement
             if event.cue.contains(.pre) {
                 // Before primary starts, wherever it starts: no primary time is replaced.
                 placement = .pre
@@ -227,22 +227,22 @@ extension InterstitialSchedule {
                 diagnostics.append(.error, line: event.line, .interstitialNotPositioned,
                     "Interstitial '\(event.id)' cannot be placed because the playlist has no EXT-X-PROGRAM-DATE-TIME to map its START-DATE to a position; add one to the first segment.")
             }
-            candidates.append(BreakGroup.Candidate(
+            candidates.append(InterstitialPod.Candidate(
                 eventID: event.id, placement: placement, position: scheduled.position, isOutside: scheduled.isOutside,
                 share: scheduled.resumeShare))
             inTagOrder.append(scheduled)
         }
 
         let rule = ResumeRule(timeline: timeline, isLive: isLive)
-        let arrangement = BreakGroup.arrange(candidates, rule: rule, startPosition: startPosition)
+        let arrangement = InterstitialPod.arrange(candidates, rule: rule, startPosition: startPosition)
         var breaks = arrangement.order.map { inTagOrder[$0] }
-        for group in arrangement.groups where group.resumeAt != nil {
-            for member in group.members {
-                breaks[member].resumeAt = group.resumeAt
+        for pod in arrangement.pods where pod.resumeAt != nil {
+            for member in pod.members {
+                breaks[member].resumeAt = pod.resumeAt
             }
         }
         skippedTimeDiagnostics(arrangement, breaks: breaks, into: &diagnostics)
-        let plan = PlayoutPlan(breaks: breaks, groups: arrangement.groups, timeline: timeline, isLive: isLive, rule: rule)
+        let plan = PlayoutPlan(breaks: breaks, pods: arrangement.pods, timeline: timeline, isLive: isLive, rule: rule)
 
         let playout = plan.layout(from: startPosition, replaysCrossedBreaks: true)
         let integrated = plan.layout(from: 0, replaysCrossedBreaks: false)
@@ -255,7 +255,7 @@ extension InterstitialSchedule {
         playout.replayDiagnostics(breaks: breaks, into: &diagnostics)
 
         return InterstitialSchedule(
-            breaks: breaks, groups: arrangement.groups, entries: playout.entries, integratedEntries: integrated.entries,
+            breaks: breaks, pods: arrangement.pods, entries: playout.entries, integratedEntries: integrated.entries,
             diagnostics: diagnostics.diagnostics, playoutDuration: playout.entries.last?.playoutEnd ?? 0,
             integratedDuration: integrated.entries.last?.playoutEnd ?? 0, startPosition: startPosition)
     }
@@ -276,22 +276,22 @@ extension InterstitialSchedule {
         return nil
     }
 
-    /// How many of a group's events a message names before it says how many more there are: a
+    /// How many of a pod's events a message names before it says how many more there are: a
     /// message of bounded length keeps a playlist of many events linear to report.
     static let namedEventsLimit = 3
 
-    /// One warning per mid-roll that joined a group because it lies in primary time the group skips.
-    static func skippedTimeDiagnostics(_ arrangement: BreakGroup.Arrangement, breaks: [Break], into diagnostics: inout DiagnosticLog) {
+    /// One warning per mid-roll that joined a pod because it lies in primary time the pod skips.
+    static func skippedTimeDiagnostics(_ arrangement: InterstitialPod.Arrangement, breaks: [Break], into diagnostics: inout DiagnosticLog) {
         for join in arrangement.joins {
             let event = breaks[join.member].event
             diagnostics.append(.warning, line: event.line, .interstitialInSkippedTime, {
-                let members = arrangement.groups[join.group].members.prefix(join.membersBefore)
+                let members = arrangement.pods[join.pod].members.prefix(join.membersBefore)
                 var skippers = members.prefix(namedEventsLimit).map { "'\(breaks[$0].event.id)'" }.joined(separator: ", ")
                 if members.count > namedEventsLimit {
                     skippers += " and \(members.count - namedEventsLimit) more"
                 }
                 let verb = members.count == 1 ? "skips" : "skip"
-                return "Interstitial '\(event.id)' at \(seconds(breaks[join.member].position ?? 0)) lies in primary time that \(skippers) \(verb) (\(seconds(join.groupPosition)) to \(seconds(join.skippedTo))); like AVFoundation, airlab plays it right after them as if they coincided and adds its resume offset to theirs. Move it out of that range if that is not what you mean."
+                return "Interstitial '\(event.id)' at \(seconds(breaks[join.member].position ?? 0)) lies in primary time that \(skippers) \(verb) (\(seconds(join.podPosition)) to \(seconds(join.skippedTo))); like AVFoundation, airlab plays it right after them as if they coincided and adds its resume offset to theirs. Move it out of that range if that is not what you mean."
             }())
         }
     }

@@ -14,13 +14,13 @@ extension PlaybackEngine {
 
     /// Primary playing.
     struct PrimaryPlayback: Sendable {
-        /// The group that just played, so that it does not trigger again where primary resumed; cleared
+        /// The pod that just played, so that it does not trigger again where primary resumed; cleared
         /// once the playhead has moved past it.
         var suppressed: Suppression?
     }
 
     struct Suppression: Sendable {
-        var groupID: String
+        var podID: String
         var position: Double
     }
 
@@ -37,29 +37,29 @@ extension PlaybackEngine {
         case primary(Resumption)
     }
 
-    /// How primary picks up after a group.
+    /// How primary picks up after a pod.
     struct Resumption: Sendable {
         var position: Double
         var suppressed: Suppression?
-        /// What waits for primary: a sender's seek, or the rest of a seek a JUMP group interrupted.
+        /// What waits for primary: a sender's seek, or the rest of a seek a JUMP pod interrupted.
         var deferredSeek: DeferredSeek?
-        /// True after the PRE group: primary's first frame, where a start inside replaced time plays
-        /// the group that replaces it first.
+        /// True after the PRE pod: primary's first frame, where a start inside replaced time plays
+        /// the pod that replaces it first.
         var startsPlayback = false
     }
 
     enum DeferredSeek: Sendable {
         /// A sender's seek, applied as any seek in primary (JUMP and covered time apply).
         case sender(Double)
-        /// The rest of a seek that a JUMP group interrupted: it lands on its target directly (checking
-        /// for JUMP events again from where primary resumed would play the same group forever).
+        /// The rest of a seek that a JUMP pod interrupted: it lands on its target directly (checking
+        /// for JUMP events again from where primary resumed would play the same pod forever).
         case afterJump(Double)
     }
 
-    /// Where the engine is inside a group of breaks.
+    /// Where the engine is inside a pod of breaks.
     struct BreakCursor: Sendable {
-        var group: PlannedGroup
-        /// Where the group plays: its position, or for PRE where playback starts.
+        var pod: PlannedPod
+        /// Where the pod plays: its position, or for PRE where playback starts.
         var position: Double
         var member = 0
         var asset = 0
@@ -67,7 +67,7 @@ extension PlaybackEngine {
         var offset: Double = 0
         /// Seconds of the current event played before the current asset.
         var eventElapsed: Double = 0
-        /// Events of the group that played.
+        /// Events of the pod that played.
         var played: Set<Int> = []
         /// True until the current event's first asset has started.
         var startsEvent = true
@@ -75,18 +75,18 @@ extension PlaybackEngine {
         /// events none of whose assets can play.
         var counted = ResumeShare.none
         var allCounted = true
-        /// How far into the group a live viewer joins when the live edge is inside it.
+        /// How far into the pod a live viewer joins when the live edge is inside it.
         var joinOffset: Double?
-        /// The target of the seek that a JUMP event of this group interrupted.
+        /// The target of the seek that a JUMP event of this pod interrupted.
         var seekAfterwards: Double?
 
-        init(group: PlannedGroup, position: Double) {
-            self.group = group
+        init(pod: PlannedPod, position: Double) {
+            self.pod = pod
             self.position = position
         }
 
-        var event: PlannedBreak { group.members[member] }
-        var currentAsset: PlannedAsset { group.members[member].assets[asset] }
+        var event: PlannedBreak { pod.members[member] }
+        var currentAsset: PlannedAsset { pod.members[member].assets[asset] }
         /// Seconds left of the current asset, cut by the event's playout limit.
         var remaining: Double {
             var left = currentAsset.duration - offset

@@ -1,23 +1,23 @@
 import HLS
 
-/// Breaks: finding the group the playhead reaches, playing its events and assets, and leaving it.
+/// Breaks: finding the pod the playhead reaches, playing its events and assets, and leaving it.
 extension PlaybackEngine {
-    /// The group that primary playing now must not trigger again, if any.
+    /// The pod that primary playing now must not trigger again, if any.
     var primarySuppression: Suppression? {
         if case .primary(let playback) = activity { return playback.suppressed }
         return nil
     }
 
-    /// The next mid-roll group the playhead will reach, counting one at the playhead itself: a binary
-    /// search over the plan's groups, then past the suppressed and retired ones.
-    func nextGroup(suppressing suppressed: Suppression?) -> PlannedGroup? {
-        let groups = plan.midGroups
-        var index = BreakGroup.firstIndex(atOrAfter: position, in: groups, position: \.position)
-        while index < groups.count,
-            groups[index].id == suppressed?.groupID || retiredGroupIDs.contains(groups[index].id) || settledSDKBreakIDs.contains(groups[index].id) {
+    /// The next mid-roll pod the playhead will reach, counting one at the playhead itself: a binary
+    /// search over the plan's pods, then past the suppressed and retired ones.
+    func nextPod(suppressing suppressed: Suppression?) -> PlannedPod? {
+        let pods = plan.midPods
+        var index = InterstitialPod.firstIndex(atOrAfter: position, in: pods, position: \.position)
+        while index < pods.count,
+            pods[index].id == suppressed?.podID || retiredPodIDs.contains(pods[index].id) || settledSDKBreakIDs.contains(pods[index].id) {
             index += 1
         }
-        return index < groups.count ? groups[index] : nil
+        return index < pods.count ? pods[index] : nil
     }
 
     /// True for a CUE=ONCE event that has already started: it never plays again.
@@ -25,47 +25,47 @@ extension PlaybackEngine {
         member.cue.contains(.once) && startedEventIDs.contains(member.eventID)
     }
 
-    /// The mid-roll group whose replaced primary time contains `target`, if any, by the schedule's
-    /// rule (`BreakGroup.covering`), over the members that can still play.
-    func coveringGroup(of target: Double, suppressing suppressed: Suppression?) -> PlannedGroup? {
-        let groups = plan.midGroups
-        let index = BreakGroup.covering(target, in: groups, position: \.position) { group in
-            guard group.id != suppressed?.groupID else { return nil }
-            let left = group.members.filter { !hasPlayedOnce($0) }
-            if left.count == group.members.count { return group.resumeAt }
+    /// The mid-roll pod whose replaced primary time contains `target`, if any, by the schedule's
+    /// rule (`InterstitialPod.covering`), over the members that can still play.
+    func coveringPod(of target: Double, suppressing suppressed: Suppression?) -> PlannedPod? {
+        let pods = plan.midPods
+        let index = InterstitialPod.covering(target, in: pods, position: \.position) { pod in
+            guard pod.id != suppressed?.podID else { return nil }
+            let left = pod.members.filter { !hasPlayedOnce($0) }
+            if left.count == pod.members.count { return pod.resumeAt }
             guard !left.isEmpty else { return nil }
-            return plan.resumeRule.resumePoint(at: group.position, share: left.reduce(.none) { $0.adding($1.resumeShare) })
+            return plan.resumeRule.resumePoint(at: pod.position, share: left.reduce(.none) { $0.adding($1.resumeShare) })
         }
-        return index.map { groups[$0] }
+        return index.map { pods[$0] }
     }
 
-    /// The group closest before `target`, among those after `start`, with a JUMP event that can still play.
-    func closestJumpGroup(after start: Double, upTo target: Double) -> (group: PlannedGroup, event: String)? {
-        let groups = plan.midGroups
-        var index = BreakGroup.firstIndex(atOrAfter: target + 2 * Self.tolerance, in: groups, position: \.position)
+    /// The pod closest before `target`, among those after `start`, with a JUMP event that can still play.
+    func closestJumpPod(after start: Double, upTo target: Double) -> (pod: PlannedPod, event: String)? {
+        let pods = plan.midPods
+        var index = InterstitialPod.firstIndex(atOrAfter: target + 2 * Self.tolerance, in: pods, position: \.position)
         while index > 0 {
             index -= 1
-            let group = groups[index]
-            guard group.position > start else { return nil }
-            guard group.position <= target else { continue }
-            if let jump = group.members.first(where: { $0.restrictions.contains(.jump) && !hasPlayedOnce($0) }) {
-                return (group, jump.eventID)
+            let pod = pods[index]
+            guard pod.position > start else { return nil }
+            guard pod.position <= target else { continue }
+            if let jump = pod.members.first(where: { $0.restrictions.contains(.jump) && !hasPlayedOnce($0) }) {
+                return (pod, jump.eventID)
             }
         }
         return nil
     }
 
-    /// Starts a mid-roll group at its position.
-    mutating func startGroup(_ group: PlannedGroup, joinOffset: Double? = nil, seekAfterwards: Double? = nil) -> [PlaybackEvent] {
-        if group.members.first?.startedBySDK == true { return sdkBreakFallsDue(group) }
-        position = group.position
-        var cursor = BreakCursor(group: group, position: group.position)
+    /// Starts a mid-roll pod at its position.
+    mutating func startPod(_ pod: PlannedPod, joinOffset: Double? = nil, seekAfterwards: Double? = nil) -> [PlaybackEvent] {
+        if pod.members.first?.startedBySDK == true { return sdkBreakFallsDue(pod) }
+        position = pod.position
+        var cursor = BreakCursor(pod: pod, position: pod.position)
         cursor.joinOffset = joinOffset
         cursor.seekAfterwards = seekAfterwards
-        return beginGroup(cursor)
+        return beginPod(cursor)
     }
 
-    mutating func beginGroup(_ cursor: BreakCursor) -> [PlaybackEvent] {
+    mutating func beginPod(_ cursor: BreakCursor) -> [PlaybackEvent] {
         advanceToPlayableEvent(cursor, from: 0, transitionFromPrimary: true)
     }
 
@@ -75,8 +75,8 @@ extension PlaybackEngine {
     ) -> [PlaybackEvent] {
         var cursor = start
         var events: [PlaybackEvent] = []
-        for index in member..<cursor.group.members.count {
-            let event = cursor.group.members[index]
+        for index in member..<cursor.pod.members.count {
+            let event = cursor.pod.members[index]
             let skipReason: String?
             // Whether the event still moves primary on: a CUE=ONCE event already played, a cancelled one
             // and one whose assets this receiver cannot play replace nothing; an empty asset list counts
@@ -134,10 +134,10 @@ extension PlaybackEngine {
         return events + leaveBreak(cursor, resumeAt: nil, reason: "the break is over")
     }
 
-    /// Where primary resumes after a group: the schedule's point when every member counted where the
-    /// schedule placed the group, else the schedule's rule over the members that counted.
+    /// Where primary resumes after a pod: the schedule's point when every member counted where the
+    /// schedule placed the pod, else the schedule's rule over the members that counted.
     func resumePoint(of cursor: BreakCursor) -> Double {
-        if cursor.allCounted, abs(cursor.position - cursor.group.position) <= Self.tolerance, let resumeAt = cursor.group.resumeAt {
+        if cursor.allCounted, abs(cursor.position - cursor.pod.position) <= Self.tolerance, let resumeAt = cursor.pod.resumeAt {
             return resumeAt
         }
         return plan.resumeRule.resumePoint(at: cursor.position, share: cursor.counted)
@@ -227,22 +227,22 @@ extension PlaybackEngine {
         return events + advanceToPlayableEvent(cursor, from: cursor.member + 1, transitionFromPrimary: false)
     }
 
-    /// Ends a group: back to primary at the resume point (or `resumeAt` when given), or the end after POST.
+    /// Ends a pod: back to primary at the resume point (or `resumeAt` when given), or the end after POST.
     mutating func leaveBreak(_ cursor: BreakCursor, resumeAt explicit: Double?, reason: String, then seek: DeferredSeek? = nil) -> [PlaybackEvent] {
-        let placement = cursor.group.placement
+        let placement = cursor.pod.placement
         if placement == .post {
             activity = .ended
             return [event(.ended, reason: "the primary content and its POST interstitials played to the end")]
         }
         let resume = explicit ?? resumePoint(of: cursor)
         if explicit == nil, placement == .mid, resume < cursor.position - Self.tolerance {
-            retiredGroupIDs.insert(cursor.group.id)
+            retiredPodIDs.insert(cursor.pod.id)
         }
         let resumption = Resumption(
             position: resume,
-            suppressed: placement == .mid ? Suppression(groupID: cursor.group.id, position: cursor.position) : nil,
+            suppressed: placement == .mid ? Suppression(podID: cursor.pod.id, position: cursor.position) : nil,
             deferredSeek: seek ?? cursor.seekAfterwards.map(DeferredSeek.afterJump), startsPlayback: placement == .pre)
-        guard let lastPlayed = cursor.played.max().map({ cursor.group.members[$0] }) else {
+        guard let lastPlayed = cursor.played.max().map({ cursor.pod.members[$0] }) else {
             // Nothing played: no switch away from primary happened, so none back either.
             if resumption.startsPlayback {
                 return enterPrimary(resumption, reason: "the primary content started")

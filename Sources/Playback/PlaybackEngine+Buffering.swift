@@ -313,7 +313,7 @@ extension PlaybackEngine {
             let target = buffering.model.forwardTarget.seconds
             if idle, track.next != nil, ahead > target, !reachesNextBreak(track) { consider(now + (ahead - target) / rate) }
         }
-        if idle, case .primary = activity, let next = nextGroup(suppressing: primarySuppression) {
+        if idle, case .primary = activity, let next = nextPod(suppressing: primarySuppression) {
             let startsAt = next.position - max(0, buffering.model.preloadLead.seconds)
             if startsAt > position + Self.bufferEpsilon { consider(now + (startsAt - position) / rate) }
         }
@@ -369,7 +369,7 @@ extension PlaybackEngine {
     /// Primary is buffered up to the next break that will play something and no further: the break
     /// replaces what follows, and its first asset is what to fetch next.
     func reachesNextBreak(_ track: TrackBuffer) -> Bool {
-        guard track.key == .primary, case .primary = activity, let next = nextGroup(suppressing: primarySuppression),
+        guard track.key == .primary, case .primary = activity, let next = nextPod(suppressing: primarySuppression),
             track.bufferedEnd >= next.position - Self.tolerance
         else { return false }
         return next.members.first?.startedBySDK != true && firstAsset(of: next) != nil
@@ -389,8 +389,8 @@ extension PlaybackEngine {
         switch key {
         case .primary:
             return plan.isLive ? .empty : plan.primaryAudio
-        case .asset(let group, let member, let asset):
-            guard let planned = plan.groups.first(where: { $0.id == group }), planned.members.indices.contains(member),
+        case .asset(let pod, let member, let asset):
+            guard let planned = plan.pods.first(where: { $0.id == pod }), planned.members.indices.contains(member),
                 planned.members[member].assets.indices.contains(asset)
             else { return .empty }
             return planned.members[member].assets[asset].audioSegments

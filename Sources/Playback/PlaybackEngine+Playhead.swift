@@ -20,7 +20,7 @@ extension PlaybackEngine {
     }
 
     func assetKey(_ cursor: BreakCursor) -> TrackKey {
-        .asset(group: cursor.group.id, member: cursor.member, asset: cursor.asset)
+        .asset(pod: cursor.pod.id, member: cursor.member, asset: cursor.asset)
     }
 
     /// What to preload while `head` plays, if its time has come: the break's first asset before a
@@ -29,7 +29,7 @@ extension PlaybackEngine {
         guard let buffering else { return nil }
         switch activity {
         case .primary:
-            guard let next = nextGroup(suppressing: primarySuppression), !(next.members.first?.startedBySDK ?? true) else { return nil }
+            guard let next = nextPod(suppressing: primarySuppression), !(next.members.first?.startedBySDK ?? true) else { return nil }
             let buffered = buffering.track(.primary).map { $0.bufferedEnd >= next.position - Self.tolerance || $0.isComplete } ?? false
             let inLead = next.position - position <= max(0, buffering.model.preloadLead.seconds) + Self.bufferEpsilon
             guard buffered || inLead else { return nil }
@@ -45,10 +45,10 @@ extension PlaybackEngine {
         }
     }
 
-    /// The first asset of a group that can play.
-    func firstAsset(of group: PlannedGroup) -> Playhead? {
-        for (member, event) in group.members.enumerated() where event.failure == nil && !hasPlayedOnce(event) {
-            let key = { (asset: Int) in TrackKey.asset(group: group.id, member: member, asset: asset) }
+    /// The first asset of a pod that can play.
+    func firstAsset(of pod: PlannedPod) -> Playhead? {
+        for (member, event) in pod.members.enumerated() where event.failure == nil && !hasPlayedOnce(event) {
+            let key = { (asset: Int) in TrackKey.asset(pod: pod.id, member: member, asset: asset) }
             // An asset whose preload failed is not tried again: the break will skip it.
             if let asset = event.assets.indices.first(where: { event.assets[$0].failure == nil && buffering?.failedAssets[key($0)] == nil }) {
                 return Playhead(key: key(asset), list: event.assets[asset].segments, offset: 0, advancing: false)
@@ -58,16 +58,16 @@ extension PlaybackEngine {
     }
 
     /// What plays after the cursor's asset: the event's next asset, the next event's first, or primary
-    /// where the group resumes it.
+    /// where the pod resumes it.
     func assetAfter(_ cursor: BreakCursor) -> Playhead? {
-        let members = cursor.group.members
+        let members = cursor.pod.members
         var member = cursor.member
         var asset = cursor.asset + 1
         while member < members.count {
             let event = members[member]
             if event.failure == nil, !(member != cursor.member && hasPlayedOnce(event)) {
                 while asset < event.assets.count {
-                    let key = TrackKey.asset(group: cursor.group.id, member: member, asset: asset)
+                    let key = TrackKey.asset(pod: cursor.pod.id, member: member, asset: asset)
                     if event.assets[asset].failure == nil, buffering?.failedAssets[key] == nil {
                         return Playhead(key: key, list: event.assets[asset].segments, offset: 0, advancing: false)
                     }
@@ -77,7 +77,7 @@ extension PlaybackEngine {
             member += 1
             asset = 0
         }
-        guard cursor.group.placement != .post else { return nil }
+        guard cursor.pod.placement != .post else { return nil }
         return Playhead(key: .primary, list: primaryList, offset: resumePoint(of: cursor), advancing: false)
     }
 

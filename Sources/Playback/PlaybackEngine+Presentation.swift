@@ -9,7 +9,7 @@
 extension PlaybackEngine {
     /// An SDK ad break that fell due in picture in picture and waits for it to end.
     struct DeferredSDKBreak: Sendable {
-        var group: PlannedGroup
+        var pod: PlannedPod
         /// Session time at which it fell due.
         var dueAt: Double
     }
@@ -52,27 +52,27 @@ extension PlaybackEngine {
 
     // MARK: - SDK ad breaks
 
-    /// An SDK break the playhead reached (in primary, as every group is reached): it starts, unless
+    /// An SDK break the playhead reached (in primary, as every pod is reached): it starts, unless
     /// picture in picture is active.
-    mutating func sdkBreakFallsDue(_ group: PlannedGroup) -> [PlaybackEvent] {
-        settledSDKBreakIDs.insert(group.id)
-        position = group.position
+    mutating func sdkBreakFallsDue(_ pod: PlannedPod) -> [PlaybackEvent] {
+        settledSDKBreakIDs.insert(pod.id)
+        position = pod.position
         guard presentation.pictureInPictureActive else {
-            return beginGroup(BreakCursor(group: group, position: group.position))
+            return beginPod(BreakCursor(pod: pod, position: pod.position))
         }
-        let seconds = PlaybackCommand.format(group.members.reduce(0) { $0 + $1.playedDuration })
-        let name = "SDK ad break '\(group.id)' (\(seconds) s)"
+        let seconds = PlaybackCommand.format(pod.members.reduce(0) { $0 + $1.playedDuration })
+        let name = "SDK ad break '\(pod.id)' (\(seconds) s)"
         let fell: PlaybackEvent
         switch plan.sdkAdInPictureInPicture {
         case .skip:
-            fell = event(.sdkAdSkipped, eventID: group.id, reason: "\(name) fell due in picture in picture and was not started")
+            fell = event(.sdkAdSkipped, eventID: pod.id, reason: "\(name) fell due in picture in picture and was not started")
         case .defer:
-            deferredSDKBreaks.append(DeferredSDKBreak(group: group, dueAt: now))
-            fell = event(.sdkAdDeferred, eventID: group.id, reason: "\(name) fell due in picture in picture; it starts when picture in picture ends")
+            deferredSDKBreaks.append(DeferredSDKBreak(pod: pod, dueAt: now))
+            fell = event(.sdkAdDeferred, eventID: pod.id, reason: "\(name) fell due in picture in picture; it starts when picture in picture ends")
         case .attempt:
-            fell = event(.sdkAdStartRefused, eventID: group.id, reason: "pip-active: \(name) cannot start while picture in picture is active")
+            fell = event(.sdkAdStartRefused, eventID: pod.id, reason: "pip-active: \(name) cannot start while picture in picture is active")
         }
-        // Content plays on; a group of the schedule's at the same position plays now.
+        // Content plays on; a pod of the schedule's at the same position plays now.
         return [fell] + (endAtTheEnd() ?? startBreakAtPlayhead())
     }
 
@@ -86,7 +86,7 @@ extension PlaybackEngine {
     /// switch into it says how late it starts, for listeners that do not keep the report.
     mutating func startDeferredSDKBreak() -> [PlaybackEvent] {
         let deferred = deferredSDKBreaks.removeFirst()
-        var events = beginGroup(BreakCursor(group: deferred.group, position: position))
+        var events = beginPod(BreakCursor(pod: deferred.pod, position: position))
         if let index = events.firstIndex(where: { $0.kind == .transitionStarted }) {
             let delay = PlaybackCommand.format(now - deferred.dueAt)
             events[index].reason = (events[index].reason ?? "") + " (deferred: due \(delay) s ago, in picture in picture)"

@@ -10,18 +10,18 @@ import Profiles
 /// refusal comes back as a `PlaybackEvent`.
 ///
 /// The schedule decided which events play together, in which order, and where primary resumes after
-/// them (`BreakGroup`); the engine walks the plan's groups. What it decides itself is what only
+/// them (`InterstitialPod`); the engine walks the plan's pods. What it decides itself is what only
 /// playback knows (RFC 8216bis Appendix D, docs/simulate.md):
 /// - PRE plays before primary, wherever playback starts; POST after primary ends.
-/// - The group just played does not trigger again where primary resumes (with a zero or negative
-///   offset the playhead meets it again at once), and a group that sends primary back is retired
+/// - The pod just played does not trigger again where primary resumes (with a zero or negative
+///   offset the playhead meets it again at once), and a pod that sends primary back is retired
 ///   once it has played, until the sender seeks.
 /// - CUE=ONCE events never play again once they have started; an event whose assets all failed, or
-///   that failed as a whole, is skipped; a failed asset inside an event is skipped. A group that
+///   that failed as a whole, is skipped; a failed asset inside an event is skipped. A pod that
 ///   plays in part resumes by the schedule's rule (`ResumeRule`) over the members that count.
 /// - SKIP: while such an event plays, seeking forward (to a primary position past the break) and rates
 ///   above 1 are refused; pausing, slower rates and seeking back are allowed.
-/// - JUMP: a seek forward across JUMP events first plays the group closest before the target, then
+/// - JUMP: a seek forward across JUMP events first plays the pod closest before the target, then
 ///   completes the seek to the target.
 /// - Ad breaks the sender's SDK starts (`PlannedBreak.startedBySDK`) play through the same break
 ///   playback, resume content where it paused, and are the only thing the presentation mode changes:
@@ -36,10 +36,10 @@ public struct PlaybackEngine: Sendable {
     var activity = Activity.idle
     /// Every event that has started, for CUE=ONCE.
     var startedEventIDs: Set<String> = []
-    /// Groups whose resume point lies before them: once played they are retired, so that the primary
-    /// they replay cannot lead back to them (or through another such group) forever. A sender's seek
+    /// Pods whose resume point lies before them: once played they are retired, so that the primary
+    /// they replay cannot lead back to them (or through another such pod) forever. A sender's seek
     /// brings them back.
-    var retiredGroupIDs: Set<String> = []
+    var retiredPodIDs: Set<String> = []
     /// Picture in picture: supported by the profile, possible now, active (the mode).
     public internal(set) var presentation: Presentation
     /// SDK ad breaks that fell due (started, skipped, refused or deferred): an SDK starts a break once.
@@ -49,7 +49,7 @@ public struct PlaybackEngine: Sendable {
     /// The media buffer, when the plan fetches segments (`PlaybackEngine+Buffering.swift`).
     var buffering: Buffering?
 
-    /// Positions this close count as equal: the schedule's tolerance, so that the engine meets a group
+    /// Positions this close count as equal: the schedule's tolerance, so that the engine meets a pod
     /// where the schedule placed it.
     static let tolerance = InterstitialSchedule.tolerance
 
@@ -119,7 +119,7 @@ public struct PlaybackEngine: Sendable {
             guard rate > 0, !isStalled else { return nil }
             if deferredSDKBreakCanStart { return now }
             var target = plan.isLive ? Double.infinity : plan.primaryDuration
-            if let next = nextGroup(suppressing: playback.suppressed) { target = min(target, next.position) }
+            if let next = nextPod(suppressing: playback.suppressed) { target = min(target, next.position) }
             return target.isFinite ? now + max(0, target - position) / rate : nil
         }
     }
@@ -167,8 +167,8 @@ public struct PlaybackEngine: Sendable {
     }
 
     /// Replaces the plan at `time` (client events changed, a live reload added date ranges) without
-    /// interrupting playback: a group playing finishes as it was planned; the new plan's groups apply
-    /// from then on. Groups are known by ID, so the group just played and the retired ones stay so.
+    /// interrupting playback: a pod playing finishes as it was planned; the new plan's pods apply
+    /// from then on. Pods are known by ID, so the pod just played and the retired ones stay so.
     public mutating func update(plan newPlan: PlaybackPlan, at time: Double) -> [PlaybackEvent] {
         let events = advance(to: time)
         plan = newPlan
@@ -202,7 +202,7 @@ public struct PlaybackEngine: Sendable {
             return [refusal(command, reason: "the seek position must be a non-negative number of seconds")]
         }
         let target = plan.isLive ? requested : min(requested, plan.primaryDuration)
-        retiredGroupIDs.removeAll()
+        retiredPodIDs.removeAll()
         switch activity {
         case .idle, .ended:
             return [refusal(command, reason: "there is no session to seek in")]
@@ -242,25 +242,25 @@ public struct PlaybackEngine: Sendable {
     }
 
     /// A seek in primary content. One across an event with the JUMP restriction is refused as asked
-    /// (the sender hears why) and carried out the way the restriction allows: the event's group plays
+    /// (the sender hears why) and carried out the way the restriction allows: the event's pod plays
     /// first, then the seek lands on its target.
     mutating func seekInPrimary(to target: Double, command: PlaybackCommand?) -> [PlaybackEvent] {
-        if target > position, let jump = closestJumpGroup(after: position, upTo: target) {
+        if target > position, let jump = closestJumpPod(after: position, upTo: target) {
             var events: [PlaybackEvent] = []
             if let command {
                 events.append(refusal(command, restriction: .jump, eventID: jump.event,
                     reason: "interstitial '\(jump.event)' restricts JUMP: it plays before the seek to \(PlaybackCommand.format(target)) lands"))
             }
-            position = jump.group.position
+            position = jump.pod.position
             activity = .primary(PrimaryPlayback())
             events.append(event(.seeked, reason: "a JUMP-restricted interstitial lies before \(PlaybackCommand.format(target)); it plays first"))
-            return events + startGroup(jump.group, seekAfterwards: target)
+            return events + startPod(jump.pod, seekAfterwards: target)
         }
-        if let covering = coveringGroup(of: target, suppressing: nil) {
+        if let covering = coveringPod(of: target, suppressing: nil) {
             position = covering.position
             activity = .primary(PrimaryPlayback())
             let events = [event(.seeked, reason: "\(PlaybackCommand.format(target)) lies in primary time an interstitial replaces; it plays first")]
-            return events + startGroup(covering)
+            return events + startPod(covering)
         }
         position = target
         activity = .primary(PrimaryPlayback())
@@ -297,8 +297,8 @@ public struct PlaybackEngine: Sendable {
         case .idle, .ended:
             return []
         case .loading(_, let start):
-            if let pre = plan.preGroup {
-                return beginGroup(BreakCursor(group: pre, position: start))
+            if let pre = plan.prePod {
+                return beginPod(BreakCursor(pod: pre, position: start))
             }
             return startPrimary(at: start)
         case .transition(let change):
@@ -313,19 +313,19 @@ public struct PlaybackEngine: Sendable {
             return finishAsset(cursor)
         case .primary(let playback):
             if deferredSDKBreakCanStart { return startDeferredSDKBreak() }
-            if let next = nextGroup(suppressing: playback.suppressed), next.position <= position + Self.tolerance {
-                return startGroup(next)
+            if let next = nextPod(suppressing: playback.suppressed), next.position <= position + Self.tolerance {
+                return startPod(next)
             }
             return endAtTheEnd() ?? []
         }
     }
 
-    /// Primary's first frame: a start inside primary time that a group replaces plays that group first
+    /// Primary's first frame: a start inside primary time that a pod replaces plays that pod first
     /// (Appendix D.5), as a seek there does.
     mutating func startPrimary(at start: Double, suppressing suppressed: Suppression? = nil) -> [PlaybackEvent] {
         position = start
         activity = .primary(PrimaryPlayback(suppressed: suppressed))
-        guard let covering = coveringGroup(of: start, suppressing: suppressed) else {
+        guard let covering = coveringPod(of: start, suppressing: suppressed) else {
             return [event(.stateChanged, reason: "the primary content started")] + (endAtTheEnd() ?? startBreakAtPlayhead())
         }
         position = covering.position
@@ -334,15 +334,15 @@ public struct PlaybackEngine: Sendable {
             // (the asset is requested with _HLS_start_offset), not from its start.
             let join = start - covering.position
             return [event(.stateChanged, reason: "the live edge lies inside an interstitial; joining it \(PlaybackCommand.format(join)) s in")]
-                + startGroup(covering, joinOffset: join)
+                + startPod(covering, joinOffset: join)
         }
         return [event(.stateChanged, reason: "the start position lies in primary time an interstitial replaces; it plays first")]
-            + startGroup(covering)
+            + startPod(covering)
     }
 
     mutating func primaryEnded() -> [PlaybackEvent] {
-        if let post = plan.postGroup {
-            return beginGroup(BreakCursor(group: post, position: plan.primaryDuration))
+        if let post = plan.postPod {
+            return beginPod(BreakCursor(pod: post, position: plan.primaryDuration))
         }
         activity = .ended
         return [event(.ended, reason: "the primary content played to its end")]
@@ -358,7 +358,7 @@ public struct PlaybackEngine: Sendable {
     }
 
     /// Applies a seek that waited for a switch to end: a sender's seek from the start, or the rest of a
-    /// seek that a JUMP group interrupted, which lands on its target directly.
+    /// seek that a JUMP pod interrupted, which lands on its target directly.
     mutating func takeDeferredSeek(_ deferred: DeferredSeek?) -> [PlaybackEvent]? {
         switch deferred {
         case nil:
@@ -376,19 +376,19 @@ public struct PlaybackEngine: Sendable {
     /// The end of a VOD's primary content, when the playhead stands at it.
     mutating func endAtTheEnd() -> [PlaybackEvent]? {
         guard !plan.isLive, position >= plan.primaryDuration - Self.tolerance else { return nil }
-        // A group at the very end still plays before POST.
-        if let next = nextGroup(suppressing: primarySuppression), next.position <= position + Self.tolerance { return nil }
+        // A pod at the very end still plays before POST.
+        if let next = nextPod(suppressing: primarySuppression), next.position <= position + Self.tolerance { return nil }
         position = plan.primaryDuration
         return primaryEnded()
     }
 
-    /// A group sitting exactly at the playhead starts, when the receiver is playing: after a seek, a
-    /// resume or a rate change the clock would otherwise only find groups ahead of it.
+    /// A pod sitting exactly at the playhead starts, when the receiver is playing: after a seek, a
+    /// resume or a rate change the clock would otherwise only find pods ahead of it.
     mutating func startBreakAtPlayhead() -> [PlaybackEvent] {
-        guard rate > 0, let next = nextGroup(suppressing: primarySuppression), abs(next.position - position) <= Self.tolerance else {
+        guard rate > 0, let next = nextPod(suppressing: primarySuppression), abs(next.position - position) <= Self.tolerance else {
             return []
         }
-        return startGroup(next)
+        return startPod(next)
     }
 
     // MARK: - Time

@@ -6,9 +6,9 @@ import Profiles
 /// Building a plan does the I/O (playlists, asset lists, probes) and draws the latencies; the engine
 /// only plays it, which keeps the engine a pure state machine. Which events play together, in which
 /// order, and where primary resumes after them is the schedule's decision (`InterstitialSchedule`,
-/// `BreakGroup`): the plan carries its groups and the engine walks them.
+/// `InterstitialPod`): the plan carries its pods and the engine walks them.
 public struct PlaybackPlan: Sendable {
-    // The groups' resumption points were decided against these, so they are fixed with the groups.
+    // The pods' resumption points were decided against these, so they are fixed with the pods.
     /// End of the primary content (for live, of the current window).
     public private(set) var primaryDuration: Double
     public private(set) var isLive: Bool
@@ -16,10 +16,10 @@ public struct PlaybackPlan: Sendable {
     public private(set) var segmentBoundaries: [Double]
     /// From the cast to the first primary frame.
     public var startup: Transition
-    /// The PRE group (if any), the mid-roll groups by position, the POST group (if any).
-    public private(set) var groups: [PlannedGroup]
-    /// The mid-roll groups alone, ordered by position: what the playhead can reach.
-    public private(set) var midGroups: [PlannedGroup]
+    /// The PRE pod (if any), the mid-roll pods by position, the POST pod (if any).
+    public private(set) var pods: [PlannedPod]
+    /// The mid-roll pods alone, ordered by position: what the playhead can reach.
+    public private(set) var midPods: [PlannedPod]
     /// Whether the receiver has picture in picture at all (its profile says).
     public var supportsPictureInPicture = true
     /// What the sender's ad SDK does with a break that falls due in picture in picture.
@@ -39,20 +39,20 @@ public struct PlaybackPlan: Sendable {
     /// How the receiver buffers what it fetches; nil plays on the latency model alone (`--media probe`).
     public var buffering: BufferModel?
 
-    /// A plan of groups the schedule made.
+    /// A plan of pods the schedule made.
     public init(
         primaryDuration: Double, isLive: Bool = false, segmentBoundaries: [Double] = [], startup: Transition = .instant,
-        groups: [PlannedGroup]
+        pods: [PlannedPod]
     ) {
         self.primaryDuration = primaryDuration
         self.isLive = isLive
         self.segmentBoundaries = segmentBoundaries
         self.startup = startup
-        self.groups = groups
-        midGroups = groups.filter { $0.placement == .mid }
+        self.pods = pods
+        midPods = pods.filter { $0.placement == .mid }
     }
 
-    /// A plan of events in tag order, grouped by the schedule's rules (`BreakGroup.arrange`) with PRE
+    /// A plan of events in tag order, put into pods by the schedule's rules (`InterstitialPod.arrange`) with PRE
     /// placed at 0: for plans made without a playlist, such as tests'.
     public init(
         primaryDuration: Double, isLive: Bool = false, segmentBoundaries: [Double] = [], startup: Transition = .instant,
@@ -60,79 +60,79 @@ public struct PlaybackPlan: Sendable {
     ) {
         let rule = ResumeRule(boundaries: segmentBoundaries, duration: primaryDuration, isLive: isLive)
         let candidates = breaks.map { planned in
-            BreakGroup.Candidate(
+            InterstitialPod.Candidate(
                 eventID: planned.eventID,
                 placement: planned.cue.contains(.pre) ? .pre : planned.cue.contains(.post) ? .post : .mid,
                 position: planned.position, share: planned.resumeShare)
         }
-        let arrangement = BreakGroup.arrange(candidates, rule: rule, startPosition: 0)
-        let groups = arrangement.groups.map { group in
-            PlannedGroup(group, members: group.members.map { breaks[arrangement.order[$0]] })
+        let arrangement = InterstitialPod.arrange(candidates, rule: rule, startPosition: 0)
+        let pods = arrangement.pods.map { pod in
+            PlannedPod(pod, members: pod.members.map { breaks[arrangement.order[$0]] })
         }
         self.init(
-            primaryDuration: primaryDuration, isLive: isLive, segmentBoundaries: segmentBoundaries, startup: startup, groups: groups)
+            primaryDuration: primaryDuration, isLive: isLive, segmentBoundaries: segmentBoundaries, startup: startup, pods: pods)
     }
 
-    /// Every event of every group, in the order the groups play (what a sender's property shows).
-    public var breaks: [PlannedBreak] { groups.flatMap(\.members) }
+    /// Every event of every pod, in the order the pods play (what a sender's property shows).
+    public var breaks: [PlannedBreak] { pods.flatMap(\.members) }
 
     /// The breaks the sender's ad SDK starts itself, by position.
-    public var sdkBreaks: [PlannedBreak] { midGroups.flatMap(\.members).filter(\.startedBySDK) }
+    public var sdkBreaks: [PlannedBreak] { midPods.flatMap(\.members).filter(\.startedBySDK) }
 
-    /// This plan with the sender's SDK ad breaks among its mid-rolls (`SDKAdSchedule.plannedGroups`).
+    /// This plan with the sender's SDK ad breaks among its mid-rolls (`SDKAdSchedule.plannedPods`).
     ///
-    /// A break at the position of a schedule's group plays first: content pauses for it where it
-    /// stands, and the group then replaces primary time as it would have.
-    public func addingSDKGroups(_ sdkGroups: [PlannedGroup]) -> PlaybackPlan {
-        guard !sdkGroups.isEmpty else { return self }
-        var merged: [PlannedGroup] = []
-        merged.reserveCapacity(midGroups.count + sdkGroups.count)
-        var sdk = sdkGroups.sorted { $0.position < $1.position }[...]
-        for group in midGroups {
-            while let next = sdk.first, next.position <= group.position + InterstitialSchedule.tolerance {
+    /// A break at the position of a schedule's pod plays first: content pauses for it where it
+    /// stands, and the pod then replaces primary time as it would have.
+    public func addingSDKPods(_ sdkPods: [PlannedPod]) -> PlaybackPlan {
+        guard !sdkPods.isEmpty else { return self }
+        var merged: [PlannedPod] = []
+        merged.reserveCapacity(midPods.count + sdkPods.count)
+        var sdk = sdkPods.sorted { $0.position < $1.position }[...]
+        for pod in midPods {
+            while let next = sdk.first, next.position <= pod.position + InterstitialSchedule.tolerance {
                 merged.append(next)
                 sdk = sdk.dropFirst()
             }
-            merged.append(group)
+            merged.append(pod)
         }
         merged += sdk
         var copy = self
-        copy.midGroups = merged
-        copy.groups = (preGroup.map { [$0] } ?? []) + merged + (postGroup.map { [$0] } ?? [])
+        copy.midPods = merged
+        copy.pods = (prePod.map { [$0] } ?? []) + merged + (postPod.map { [$0] } ?? [])
         return copy
     }
 
-    /// This plan with every event and every asset changed, in the groups the playhead reaches and in
+    /// This plan with every event and every asset changed, in the pods the playhead reaches and in
     /// PRE and POST alike; `asset` gets the event's ID and the asset's index in it.
     public func mappingAssets(
         _ asset: (String, Int, inout PlannedAsset) async -> Void, events event: (inout PlannedBreak) -> Void
     ) async -> PlaybackPlan {
         var copy = self
-        for group in copy.groups.indices {
-            for member in copy.groups[group].members.indices {
-                event(&copy.groups[group].members[member])
-                let id = copy.groups[group].members[member].eventID
-                for index in copy.groups[group].members[member].assets.indices {
-                    await asset(id, index, &copy.groups[group].members[member].assets[index])
+        for pod in copy.pods.indices {
+            for member in copy.pods[pod].members.indices {
+                event(&copy.pods[pod].members[member])
+                let id = copy.pods[pod].members[member].eventID
+                for index in copy.pods[pod].members[member].assets.indices {
+                    await asset(id, index, &copy.pods[pod].members[member].assets[index])
                 }
             }
         }
-        copy.midGroups = copy.groups.filter { $0.placement == .mid }
+        copy.midPods = copy.pods.filter { $0.placement == .mid }
         return copy
     }
 
-    public var preGroup: PlannedGroup? { groups.first.flatMap { $0.placement == .pre ? $0 : nil } }
-    public var postGroup: PlannedGroup? { groups.last.flatMap { $0.placement == .post ? $0 : nil } }
+    public var prePod: PlannedPod? { pods.first.flatMap { $0.placement == .pre ? $0 : nil } }
+    public var postPod: PlannedPod? { pods.last.flatMap { $0.placement == .post ? $0 : nil } }
 
-    /// The rule the engine resumes a group by when only part of it counted.
+    /// The rule the engine resumes a pod by when only part of it counted.
     public var resumeRule: ResumeRule {
         ResumeRule(boundaries: segmentBoundaries, duration: primaryDuration, isLive: isLive)
     }
 }
 
-/// Events that play back to back, as the schedule grouped them (`BreakGroup`).
-public struct PlannedGroup: Sendable, Hashable {
-    public var placement: BreakGroup.Placement
+/// Events that play back to back, as the schedule made them into pods (`InterstitialPod`).
+public struct PlannedPod: Sendable, Hashable {
+    public var placement: InterstitialPod.Placement
     /// Where primary is left: after X-SNAP OUT for mid-rolls; the start position the schedule was built
     /// for (PRE), the end of primary (POST).
     public var position: Double
@@ -141,19 +141,19 @@ public struct PlannedGroup: Sendable, Hashable {
     /// In the order they play.
     public var members: [PlannedBreak]
 
-    public init(placement: BreakGroup.Placement, position: Double, resumeAt: Double?, members: [PlannedBreak]) {
+    public init(placement: InterstitialPod.Placement, position: Double, resumeAt: Double?, members: [PlannedBreak]) {
         self.placement = placement
         self.position = position
         self.resumeAt = resumeAt
         self.members = members
     }
 
-    /// The schedule's group with its members' plans.
-    public init(_ group: BreakGroup, members: [PlannedBreak]) {
-        self.init(placement: group.placement, position: group.position, resumeAt: group.resumeAt, members: members)
+    /// The schedule's pod with its members' plans.
+    public init(_ pod: InterstitialPod, members: [PlannedBreak]) {
+        self.init(placement: pod.placement, position: pod.position, resumeAt: pod.resumeAt, members: members)
     }
 
-    /// The first member's event ID: event IDs are unique in a playlist, so this names the group.
+    /// The first member's event ID: event IDs are unique in a playlist, so this names the pod.
     public var id: String { members.first?.eventID ?? "" }
 }
 
@@ -161,10 +161,10 @@ public struct PlannedGroup: Sendable, Hashable {
 public struct PlannedBreak: Sendable, Hashable {
     public var eventID: String
     /// On the primary timeline, after X-SNAP OUT. Ignored for PRE (plays first) and POST (plays last).
-    /// The group's position is where it plays; a member's own may lie inside what the group skips.
+    /// The pod's position is where it plays; a member's own may lie inside what the pod skips.
     public var position: Double
     /// How far primary moves on when this event has played: X-RESUME-OFFSET, or what the event plays
-    /// when it has none; 0 for a failed event. The offsets of a group add up.
+    /// when it has none; 0 for a failed event. The offsets of a pod add up.
     public var resumeOffset: Double
     public var cue: InterstitialEvent.Cue
     public var snap: InterstitialEvent.Snap
@@ -174,7 +174,7 @@ public struct PlannedBreak: Sendable, Hashable {
     /// Set when the whole break cannot play (its asset list did not load): it is skipped and primary
     /// resumes where it stopped.
     public var failure: String?
-    /// From whatever plays before (primary, or the previous event of the group) to the first asset.
+    /// From whatever plays before (primary, or the previous event of the pod) to the first asset.
     public var transitionIn: Transition
     /// From the last asset back to primary.
     public var transitionOut: Transition
@@ -206,7 +206,7 @@ public struct PlannedBreak: Sendable, Hashable {
         assets.indices.filter { assets[$0].failure == nil }
     }
 
-    /// What this event adds to its group's resumption point.
+    /// What this event adds to its pod's resumption point.
     public var resumeShare: ResumeShare {
         ResumeShare(offset: resumeOffset, snapsIn: snap.contains(.in))
     }

@@ -161,16 +161,16 @@ public enum SDKAdInPictureInPicture: String, Sendable, Hashable, Codable, CaseIt
 }
 
 extension SDKAdSchedule {
-    /// The engine's groups for these breaks: one group a break, one asset an ad, each resuming content
+    /// The engine's pods for these breaks: one pod a break, one asset an ad, each resuming content
     /// where it paused. Pre-rolls sit at `startPosition`, post-rolls at the end; live content has no
     /// end, so its post-rolls are left out, as are mid-rolls past a VOD's end.
     ///
     /// - Parameter transition: the latency of a named switch (into a break, between its ads, back to
     ///   content), from the session's transition model.
-    public func plannedGroups(
+    public func plannedPods(
         primaryDuration: Double, isLive: Bool, startPosition: Double, transition: (String) -> Transition = { _ in .instant }
-    ) -> [PlannedGroup] {
-        var groups: [PlannedGroup] = []
+    ) -> [PlannedPod] {
+        var pods: [PlannedPod] = []
         for adBreak in breaks {
             let position: Double
             switch adBreak.time {
@@ -191,8 +191,8 @@ extension SDKAdSchedule {
             let member = PlannedBreak(
                 eventID: eventID, position: position, resumeOffset: 0, cue: [.once], assets: assets,
                 transitionIn: transition("\(eventID)/in"), transitionOut: transition("\(eventID)/out"), startedBySDK: true)
-            groups.append(PlannedGroup(placement: .mid, position: position, resumeAt: position, members: [member]))
+            pods.append(PlannedPod(placement: .mid, position: position, resumeAt: position, members: [member]))
         }
-        return groups
+        return pods
     }
 }

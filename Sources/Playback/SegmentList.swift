@@ -75,15 +75,15 @@ public struct SegmentList: Sendable, Hashable {
     }
 }
 
-/// Which rendition a fetch belongs to: primary, or one asset of a group's event.
+/// Which rendition a fetch belongs to: primary, or one asset of a pod's event.
 public enum TrackKey: Sendable, Hashable, CustomStringConvertible {
     case primary
-    case asset(group: String, member: Int, asset: Int)
+    case asset(pod: String, member: Int, asset: Int)
 
     public var description: String {
         switch self {
         case .primary: "primary"
-        case .asset(let group, let member, let asset): "group \(group) event \(member + 1) asset \(asset + 1)"
+        case .asset(let pod, let member, let asset): "pod \(pod) event \(member + 1) asset \(asset + 1)"
         }
     }
 }

@@ -123,7 +123,7 @@ struct CastPlannerTests {
             let tv = try await planner.plan(prepared, profile: try catalog.profile("smart-tv-low"), seed: 1)
             #expect(appleTV.plan.supportsPictureInPicture && !tv.plan.supportsPictureInPicture)
             #expect(appleTV.plan.sdkAdInPictureInPicture == .defer)
-            #expect(appleTV.plan.midGroups.map(\.id) == ["sdk:pre", "ad", "sdk:mid", "sdk:post"])
+            #expect(appleTV.plan.midPods.map(\.id) == ["sdk:pre", "ad", "sdk:mid", "sdk:post"])
             #expect(appleTV.plan.sdkBreaks.map(\.position) == [4, 15, 30])
             let mid = try #require(appleTV.plan.sdkBreaks.first { $0.eventID == "sdk:mid" })
             // Taken to match the primary: the splice every transition pays, nothing for a dimension.

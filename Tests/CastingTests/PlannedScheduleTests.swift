@@ -43,7 +43,7 @@ struct PlannedScheduleTests {
     @Test("A VOD PRE with X-RESUME-OFFSET starts primary that far after the start position")
     func vodPreResumeOffset() async throws {
         let (cast, report) = try await simulate(Self.playlist(live: false, Self.pre + ",X-RESUME-OFFSET=12"), start: 6)
-        #expect(cast.plan.preGroup?.resumeAt == 18)
+        #expect(cast.plan.prePod?.resumeAt == 18)
         #expect(report.timeline.first { $0.kind == .interstitial }?.eventID == "pre")
         #expect(primaryStarts(report).first == 18)
     }
@@ -51,7 +51,7 @@ struct PlannedScheduleTests {
     @Test("A VOD PRE without X-RESUME-OFFSET starts primary its 6 s after the start position, as the spec says, and the report warns")
     func vodPreWithoutOffset() async throws {
         let (cast, report) = try await simulate(Self.playlist(live: false, Self.pre), start: 6)
-        #expect(cast.plan.preGroup?.resumeAt == 12)
+        #expect(cast.plan.prePod?.resumeAt == 12)
         #expect(primaryStarts(report).first == 12)
         let warning = try #require(report.diagnostics.first { $0.code == .interstitialPreSkipsPrimary })
         #expect(warning.message.contains("skip the first 6 s of primary"))
@@ -69,7 +69,7 @@ struct PlannedScheduleTests {
     func preDated1970Plays() async throws {
         let pre = #"#EXT-X-DATERANGE:ID="pre",CLASS="com.apple.hls.interstitial",START-DATE="1970-01-01T00:00:00.000Z",CUE="PRE",X-ASSET-URI="ad.m3u8",DURATION=6,X-RESUME-OFFSET=0"#
         let (cast, report) = try await simulate(Self.playlist(live: false, pre))
-        #expect(cast.plan.preGroup?.id == "pre")
+        #expect(cast.plan.prePod?.id == "pre")
         let played = report.timeline.filter { $0.kind == .interstitial || $0.kind == .primary }
         #expect(played.first?.eventID == "pre")
         #expect(primaryStarts(report).first == 0)
@@ -80,7 +80,7 @@ struct PlannedScheduleTests {
         let late = #"#EXT-X-DATERANGE:ID="late",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:01:01.000Z",X-ASSET-URI="ad.m3u8",DURATION=6,X-SNAP="OUT""#
         let post = #"#EXT-X-DATERANGE:ID="post",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:00.000Z",CUE="POST",X-ASSET-URI="ad.m3u8",DURATION=6"#
         let (cast, report) = try await simulate(Self.playlist(live: false, late + "\n" + post))
-        #expect(cast.plan.midGroups.map(\.position) == [60])
+        #expect(cast.plan.midPods.map(\.position) == [60])
         let ads = report.timeline.filter { $0.kind == .interstitial }.compactMap(\.eventID)
         #expect(ads == ["late", "post"])
         #expect(report.timeline.last { $0.kind == .primary }?.positionEnd == 60)
@@ -91,7 +91,7 @@ struct PlannedScheduleTests {
         // The live start is three target durations from the window's end: 42 s.
         let (cast, report) = try await simulate(Self.playlist(live: true, Self.pre), until: 20)
         #expect(cast.startPosition == 42)
-        #expect(cast.plan.preGroup?.resumeAt == 48)
+        #expect(cast.plan.prePod?.resumeAt == 48)
         #expect(primaryStarts(report).first == 48)
     }
 
@@ -105,8 +105,8 @@ struct PlannedScheduleTests {
     func farLiveBreakPlays() async throws {
         let far = #"#EXT-X-DATERANGE:ID="far",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:01:10.000Z",X-ASSET-URI="ad.m3u8",DURATION=6,X-SNAP="OUT""#
         let (cast, report) = try await simulate(Self.playlist(live: true, far), until: 40)
-        #expect(cast.plan.groups.map(\.id) == ["far"])
-        #expect(cast.plan.groups.first?.position == 70)
+        #expect(cast.plan.pods.map(\.id) == ["far"])
+        #expect(cast.plan.pods.first?.position == 70)
         #expect(cast.diagnostics.contains { $0.code == .interstitialAfterLiveWindow && $0.severity == .info })
         let first = try #require(report.timeline.first { $0.kind == .interstitial })
         #expect(first.eventID == "far")
@@ -121,7 +121,7 @@ struct PlannedScheduleTests {
             #EXT-X-DATERANGE:ID="two",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:18.0004Z",X-ASSET-URI="ad.m3u8",DURATION=6,X-RESUME-OFFSET=0
             """
         let (cast, report) = try await simulate(Self.playlist(live: false, near), profile: "smart-tv-low")
-        #expect(cast.plan.groups.map { $0.members.map(\.eventID) } == [["one", "two"]])
+        #expect(cast.plan.pods.map { $0.members.map(\.eventID) } == [["one", "two"]])
         let kinds = report.timeline.filter { $0.kind != .loading }.map { entry in
             entry.kind == .primary ? "P\(Int((entry.positionStart ?? -1).rounded()))-\(Int((entry.positionEnd ?? -1).rounded()))" : entry.kind.rawValue
         }

@@ -164,7 +164,7 @@ struct ScheduleAgreementTests {
         let profile = try ProfileCatalog().profile("apple-tv-4k")
         var generator = SeededGenerator(seed: 1011)
         var compared = 0
-        var groupsOfSeveral = 0
+        var podsOfSeveral = 0
         for number in 0..<150 {
             let generated = try Self.generate(&generator, in: scratch, number: number)
             let prepared = try await planner.prepare(CastRequest(playlist: generated.playlist, startPosition: generated.startPosition))
@@ -176,13 +176,13 @@ struct ScheduleAgreementTests {
             let start = generated.startPosition.map { String($0) } ?? "-"
             let context = "schedule \(expected)\nplayed   \(played)\nstart \(start)\n\(generated.description)"
             #expect(agrees, Comment(rawValue: context))
-            #expect(cast.plan.groups.map { $0.members.map(\.eventID) } == cast.schedule.groups.map(\.eventIDs))
+            #expect(cast.plan.pods.map { $0.members.map(\.eventID) } == cast.schedule.pods.map(\.eventIDs))
             compared += 1
-            groupsOfSeveral += cast.schedule.groups.filter { $0.members.count > 1 }.count
+            podsOfSeveral += cast.schedule.pods.filter { $0.members.count > 1 }.count
             if !agrees { break }
         }
         #expect(compared == 150)
         // The generator reaches the cases the rules are about.
-        #expect(groupsOfSeveral > 20)
+        #expect(podsOfSeveral > 20)
     }
 }

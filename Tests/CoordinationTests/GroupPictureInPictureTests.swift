@@ -13,7 +13,7 @@ struct GroupPictureInPictureTests {
     static func members(pip: Bool) throws -> [GroupMember] {
         let schedule = try SDKAdSchedule(parsing: Data(#"{"breaks": [{"id": "mid", "time": 60, "ads": [{"duration": 15}]}]}"#.utf8))
         let withAds = PlaybackPlan(primaryDuration: 120, isLive: false)
-            .addingSDKGroups(schedule.plannedGroups(primaryDuration: 120, isLive: false, startPosition: 0))
+            .addingSDKPods(schedule.plannedPods(primaryDuration: 120, isLive: false, startPosition: 0))
         let policy = GroupPolicy(waitFor: [.playingInterstitial])
         let script = try SenderScript(parsing: pip ? "at 1 pip on" : "")
         return [

@@ -13,7 +13,7 @@ import Testing
         transition: Double = 0, startup: Double = 0
     ) throws -> PlaybackPlan {
         let schedule = try SDKAdSchedule(parsing: Data(json.utf8))
-        var plan = Engine.plan(hls, startup: startup).addingSDKGroups(schedule.plannedGroups(
+        var plan = Engine.plan(hls, startup: startup).addingSDKPods(schedule.plannedPods(
             primaryDuration: 60, isLive: false, startPosition: 0, transition: { _ in Engine.latency(transition) }))
         plan.sdkAdInPictureInPicture = policy
         plan.supportsPictureInPicture = supportsPictureInPicture

@@ -55,13 +55,13 @@ import Testing
     }
 
     @Test("Planned groups resume content where it paused; a pre-roll sits at the start position and a post-roll at the end")
-    func plannedGroups() throws {
+    func plannedPods() throws {
         let schedule = try Self.read(#"{"breaks": [{"time": "start", "ads": [{"duration": 5}]}, {"time": 30, "ads": [{"duration": 5}]}, {"time": 90, "ads": [{"duration": 5}]}, {"time": "end", "ads": [{"duration": 5}]}]}"#)
-        let groups = schedule.plannedGroups(primaryDuration: 60, isLive: false, startPosition: 12)
+        let groups = schedule.plannedPods(primaryDuration: 60, isLive: false, startPosition: 12)
         #expect(groups.map(\.position) == [12, 30, 60])
         #expect(groups.allSatisfy { $0.resumeAt == $0.position && $0.members.allSatisfy { $0.startedBySDK && $0.resumeOffset == 0 } })
         #expect(groups.map(\.id) == ["sdk:break-1", "sdk:break-2", "sdk:break-4"])
-        let live = schedule.plannedGroups(primaryDuration: 60, isLive: true, startPosition: 40)
+        let live = schedule.plannedPods(primaryDuration: 60, isLive: true, startPosition: 40)
         #expect(live.map(\.position) == [40, 30, 90])
     }
 

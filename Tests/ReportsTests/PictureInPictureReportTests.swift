@@ -8,7 +8,7 @@ import Testing
 /// goes to picture in picture from 30 to 50 s, so the second break is lost (skipped by default).
 private func run(script: String = "at 30 pip on; at 50 pip off") throws -> SimulationReport {
     let schedule = try SDKAdSchedule(parsing: Data(#"{"breaks": [{"id": "a", "time": 10, "ads": [{"duration": 8}]}, {"id": "b", "time": 40, "ads": [{"duration": 8}]}]}"#.utf8))
-    let plan = PlaybackPlan(primaryDuration: 60).addingSDKGroups(schedule.plannedGroups(primaryDuration: 60, isLive: false, startPosition: 0))
+    let plan = PlaybackPlan(primaryDuration: 60).addingSDKPods(schedule.plannedPods(primaryDuration: 60, isLive: false, startPosition: 0))
     let session = Simulation.report(
         plan: plan, script: try SenderScript(parsing: script),
         recorder: SessionRecorder(profile: "apple-tv-4k", playlist: "show.m3u8", seed: 1, startPosition: 0))

@@ -5,25 +5,25 @@ import TestSupport
 
 private typealias Fixture = ScheduleFixture
 
-/// The schedule's groups are public and are what a receiver plays; PRE resumes by its offset; far live
+/// The schedule's pods are public and are what a receiver plays; PRE resumes by its offset; far live
 /// breaks are kept and reported; big playlists schedule in linear work.
-@Suite("Schedule groups", .ownThread)
-struct ScheduleGroupsTests {
-    @Test("Two events 0.4 ms apart with X-RESUME-OFFSET=0 are one group, with no primary between them")
-    func nearEventsAreOneGroup() throws {
+@Suite("Schedule pods", .ownThread)
+struct SchedulePodsTests {
+    @Test("Two events 0.4 ms apart with X-RESUME-OFFSET=0 are one pod, with no primary between them")
+    func nearEventsAreOnePod() throws {
         let events = [
             Fixture.event("first", at: 20, duration: 5, resumeOffset: 0),
             Fixture.event("second", at: 20.0004, duration: 5, resumeOffset: 0),
         ]
         let schedule = InterstitialSchedule.build(events: events, timeline: Fixture.timeline())
-        let mid = schedule.groups.filter { $0.placement == .mid }
+        let mid = schedule.pods.filter { $0.placement == .mid }
         #expect(mid.map(\.eventIDs) == [["first", "second"]])
         #expect(mid.first?.resumeAt == 20)
         #expect(Fixture.shape(schedule.entries) == ["P0-20", "first@20+5", "second@20+5", "P20-60"])
     }
 
-    @Test("Groups name their members by event ID and carry the resumption point the breaks report")
-    func groupsCarryResumePoints() throws {
+    @Test("Pods name their members by event ID and carry the resumption point the breaks report")
+    func podsCarryResumePoints() throws {
         let events = [
             Fixture.event("pre", at: 0, duration: 4, resumeOffset: 0) { $0.cue = .pre },
             Fixture.event("a", at: 12, duration: 10),
@@ -32,13 +32,13 @@ struct ScheduleGroupsTests {
             Fixture.event("post", at: 0, duration: 3) { $0.cue = .post },
         ]
         let schedule = InterstitialSchedule.build(events: events, timeline: Fixture.timeline())
-        #expect(schedule.groups.map(\.placement) == [.pre, .mid, .mid, .post])
-        #expect(schedule.groups.map(\.eventIDs) == [["pre"], ["a", "b"], ["c"], ["post"]])
-        #expect(schedule.groups.map(\.resumeAt) == [0, 24, 45, nil])
-        for group in schedule.groups {
-            #expect(group.members.map { schedule.breaks[$0].event.id } == group.eventIDs)
-            for member in group.members where group.placement != .post {
-                #expect(schedule.breaks[member].resumeAt == group.resumeAt)
+        #expect(schedule.pods.map(\.placement) == [.pre, .mid, .mid, .post])
+        #expect(schedule.pods.map(\.eventIDs) == [["pre"], ["a", "b"], ["c"], ["post"]])
+        #expect(schedule.pods.map(\.resumeAt) == [0, 24, 45, nil])
+        for pod in schedule.pods {
+            #expect(pod.members.map { schedule.breaks[$0].event.id } == pod.eventIDs)
+            for member in pod.members where pod.placement != .post {
+                #expect(schedule.breaks[member].resumeAt == pod.resumeAt)
             }
         }
     }
@@ -50,7 +50,7 @@ struct ScheduleGroupsTests {
         let pre = Fixture.event("pre", at: 0, duration: 5, resumeOffset: 10) { $0.cue = .pre }
         let schedule = InterstitialSchedule.build(events: [pre], timeline: Fixture.timeline(), startPosition: 6)
         #expect(schedule.scheduled("pre")?.resumeAt == 16)
-        #expect(schedule.groups.first?.resumeAt == 16)
+        #expect(schedule.pods.first?.resumeAt == 16)
         #expect(Fixture.shape(schedule.entries) == ["pre@6+5", "P16-60"])
     }
 
@@ -62,7 +62,7 @@ struct ScheduleGroupsTests {
         }
         let schedule = InterstitialSchedule.build(events: [pre], timeline: Fixture.timeline(), startPosition: 6)
         #expect(schedule.scheduled("pre")?.resumeOffset == 5)
-        #expect(schedule.groups.first?.resumeAt == 11)
+        #expect(schedule.pods.first?.resumeAt == 11)
         #expect(Fixture.shape(schedule.entries) == ["pre@6+5", "P11-60"])
         let warning = try #require(schedule.diagnostics.first)
         #expect(schedule.codes() == [.interstitialPreSkipsPrimary])
@@ -129,7 +129,7 @@ struct ScheduleGroupsTests {
         #expect(scheduled.plays && scheduled.playoutStart == nil)
         // X-SNAP OUT waits for the boundaries a reload brings; the window's last one would be 40 s early.
         #expect(scheduled.position == 100.5)
-        #expect(schedule.groups.map(\.eventIDs) == [["far"]])
+        #expect(schedule.pods.map(\.eventIDs) == [["far"]])
         let diagnostic = try #require(schedule.diagnostics.first)
         #expect(schedule.codes() == [.interstitialAfterLiveWindow])
         #expect(diagnostic.severity == .info)
@@ -142,12 +142,12 @@ struct ScheduleGroupsTests {
         let far = Fixture.event("far", at: 100, duration: 5)
         let schedule = InterstitialSchedule.build(events: [far], timeline: Fixture.timeline())
         #expect(schedule.codes() == [.interstitialOutsidePlaylist])
-        #expect(schedule.groups.isEmpty)
+        #expect(schedule.pods.isEmpty)
     }
 
     // MARK: - Linear work (issue 11)
 
-    /// 30,000 mid-rolls, each inside the primary time the one before skips, so that all join one group.
+    /// 30,000 mid-rolls, each inside the primary time the one before skips, so that all join one pod.
     private static func chainedEvents(_ count: Int) -> [InterstitialEvent] {
         (0..<count).map { Fixture.event("ad-\($0)", at: Double($0), duration: 10) }
     }
@@ -157,8 +157,8 @@ struct ScheduleGroupsTests {
         let count = 30_000
         let timeline = Fixture.timeline(segments: count / 6, length: 6)
         let schedule = InterstitialSchedule.build(events: Self.chainedEvents(count), timeline: timeline)
-        #expect(schedule.groups.count == 1)
-        #expect(schedule.groups.first?.members.count == count)
+        #expect(schedule.pods.count == 1)
+        #expect(schedule.pods.first?.members.count == count)
         let warnings = schedule.diagnostics.filter { $0.code == .interstitialInSkippedTime }
         let listed = warnings.filter { $0.suppressed == nil }
         #expect(listed.count == DiagnosticLog.limitPerCode)
@@ -167,7 +167,7 @@ struct ScheduleGroupsTests {
         #expect(last.message.contains("'ad-0', 'ad-1', 'ad-2' and 2 more skip"))
         #expect(!last.message.contains("'ad-3'"))
         #expect(warnings.allSatisfy { $0.message.count < 400 })
-        // The group resumes past the end: nothing of primary is left after it.
+        // The pod resumes past the end: nothing of primary is left after it.
         #expect(schedule.entries.count == count)
     }
 
@@ -176,13 +176,13 @@ struct ScheduleGroupsTests {
         let count = 30_000
         let events = (0..<count).map { Fixture.event("ad-\($0)", at: Double($0) * 2 + 1, duration: 1, resumeOffset: 0) }
         let schedule = InterstitialSchedule.build(events: events, timeline: Fixture.timeline(segments: count / 3, length: 6))
-        #expect(schedule.groups.count == count)
+        #expect(schedule.pods.count == count)
         #expect(schedule.entries.count == 2 * count + 1)
         #expect(schedule.breaks.allSatisfy { $0.plays })
     }
 
-    @Test("A skipped-time warning for a small group names all its events")
-    func smallGroupNamesAll() throws {
+    @Test("A skipped-time warning for a small pod names all its events")
+    func smallPodNamesAll() throws {
         let schedule = InterstitialSchedule.build(events: Self.chainedEvents(3), timeline: Fixture.timeline())
         #expect(schedule.diagnostics.map(\.message).last?.contains("'ad-0', 'ad-1' skip (0 s to 20 s)") == true)
         #expect(schedule.diagnostics.map(\.message).first?.contains("'ad-0' skips (0 s to 10 s)") == true)
