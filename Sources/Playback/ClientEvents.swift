@@ -244,8 +244,8 @@ public struct ClientEvents: Sendable {
         }
         if let value = members["userDefinedAttributes"] {
             guard case .object(let attributes) = value else { throw fail("userDefinedAttributes", "expected an object of X- attributes") }
-            override.clientAttributes = attributes.keys.sorted().map { name in
-                let attribute: AttributeValue = switch attributes[name]! {
+            override.clientAttributes = attributes.sorted { $0.key < $1.key }.map { name, value in
+                let attribute: AttributeValue = switch value {
                 case .string(let text): .quoted(text)
                 case let other: .unquoted(other.description)
                 }

@@ -21,7 +21,11 @@ import Profiles
 extension PlaybackEngine {
     /// The buffer's state between calls.
     struct Buffering: Sendable {
-        var model: BufferModel
+        /// False for `--media probe`, whose feed is trivial: nothing is fetched, every rendition counts
+        /// as arrived, and playback is the latency model alone. Every path that reads `model` or the
+        /// tracks starts from a check of this.
+        let fetchesSegments: Bool
+        let model: BufferModel
         var tracks: [TrackBuffer] = []
         var inFlight: SegmentFetch?
         var retry: PendingRetry?
@@ -42,6 +46,20 @@ extension PlaybackEngine {
         func track(_ key: TrackKey) -> TrackBuffer? {
             tracks.first { $0.key == key }
         }
+
+        /// A buffer fed by `model`, or the trivial feed when the plan fetches nothing.
+        init(feeding model: BufferModel?) {
+            fetchesSegments = model != nil
+            self.model = model ?? Self.trivialFeed
+        }
+
+        /// The model of the trivial feed: nothing reads it, since nothing is fetched.
+        private static let trivialFeed = BufferModel(
+            family: "none", forwardTarget: .init(0, source: "nothing is fetched"), startupBuffer: .init(0, source: "nothing is fetched"),
+            rebufferResume: .init(0, source: "nothing is fetched"), preloadLead: .init(0, source: "nothing is fetched"),
+            retry: RetryPolicy(
+                retries: 0, firstDelaySeconds: 0, growth: 1, maximumDelaySeconds: 0, timeoutSeconds: 0, retriesClientErrors: false,
+                source: "nothing is fetched"))
     }
 
     /// What of one rendition has arrived: a contiguous range of its timeline.
@@ -187,23 +205,23 @@ extension PlaybackEngine {
 
     /// The fetches and cancellations asked for since the last call, in order.
     public mutating func takeFetchActions() -> [FetchAction] {
-        guard buffering != nil else { return [] }
-        defer { buffering!.actions.removeAll() }
-        return buffering!.actions
+        guard buffering.fetchesSegments else { return [] }
+        defer { buffering.actions.removeAll() }
+        return buffering.actions
     }
 
     /// A fetch arrived whole at `time`.
     public mutating func segmentLoaded(_ id: UInt64, at time: Double) -> [PlaybackEvent] {
         var events = advance(to: time)
-        guard buffering != nil, let fetch = buffering!.inFlight, fetch.id == id else { return events }
-        buffering!.inFlight = nil
-        buffering!.lastFailure[fetch.track] = nil
+        guard buffering.fetchesSegments, let fetch = buffering.inFlight, fetch.id == id else { return events }
+        buffering.inFlight = nil
+        buffering.lastFailure[fetch.track] = nil
         measureThroughput(of: fetch, at: time)
         // Placed by its position, which a live reload does not move; the playlist may have dropped it meanwhile.
-        if let index = buffering!.tracks.firstIndex(where: { $0.key == fetch.track }) {
-            buffering!.tracks[index].arrived(fetch.part, from: fetch.start, to: fetch.start + max(0, fetch.segment.duration.isFinite ? fetch.segment.duration : 0))
+        if let index = buffering.tracks.firstIndex(where: { $0.key == fetch.track }) {
+            buffering.tracks[index].arrived(fetch.part, from: fetch.start, to: fetch.start + max(0, fetch.segment.duration.isFinite ? fetch.segment.duration : 0))
             if fetch.track == .primary, fetch.part == .main, let head = playhead(), head.key == .primary,
-                let switched = switchUpIfItFits(ahead: buffering!.tracks[index].ahead(of: head.offset))
+                let switched = switchUpIfItFits(ahead: buffering.tracks[index].ahead(of: head.offset))
             {
                 events.append(switched)
             }
@@ -215,16 +233,16 @@ extension PlaybackEngine {
     /// A fetch failed at `time`: retried by the profile's policy, or the rendition fails.
     public mutating func segmentFailed(_ id: UInt64, _ failure: FetchFailure, at time: Double) -> [PlaybackEvent] {
         var events = advance(to: time)
-        guard buffering != nil, let fetch = buffering!.inFlight, fetch.id == id else { return events }
-        buffering!.inFlight = nil
-        buffering!.lastFailure[fetch.track] = failure
-        let policy = buffering!.model.retry
+        guard buffering.fetchesSegments, let fetch = buffering.inFlight, fetch.id == id else { return events }
+        buffering.inFlight = nil
+        buffering.lastFailure[fetch.track] = failure
+        let policy = buffering.model.retry
         let what = "segment \(fetch.index + 1) of \(fetch.track)\(fetch.part == .audio ? "'s audio" : "") (\(fetch.segment.uri))"
         if policy.retries(after: failure, attempt: fetch.attempt) {
             let delay = policy.delay(beforeRetry: fetch.attempt)
             var again = fetch
             again.attempt += 1
-            buffering!.retry = PendingRetry(at: now + delay, fetch: again)
+            buffering.retry = PendingRetry(at: now + delay, fetch: again)
             events.append(event(.segmentFailed, reason: "\(what) failed: \(failure); retry \(fetch.attempt) of \(policy.retries) in \(PlaybackCommand.format(delay)) s"))
             return events + reconcileBuffering()
         }
@@ -241,7 +259,7 @@ extension PlaybackEngine {
     /// Seconds of what plays that are buffered ahead of the playhead (0 when nothing is), and the
     /// buffered range on the primary timeline while primary plays: what `/playback-info` reports.
     public var bufferStatus: BufferStatus? {
-        guard let buffering else { return nil }
+        guard buffering.fetchesSegments else { return nil }
         guard let head = playhead(), !head.list.isEmpty else {
             // Nothing of it to fetch (an SDK ad, an asset without a playlist): it plays from what it has.
             return BufferStatus(ahead: 0, loaded: nil, isStalled: buffering.stall != nil, isComplete: true, likelyToKeepUp: buffering.stall == nil)
@@ -260,13 +278,13 @@ extension PlaybackEngine {
     /// After anything changed: stalls or resumes, makes sure what plays and what comes next are
     /// buffered where they play, and asks for the next fetch.
     mutating func reconcileBuffering() -> [PlaybackEvent] {
-        guard buffering != nil, isActive else { return [] }
+        guard buffering.fetchesSegments, isActive else { return [] }
         var events: [PlaybackEvent] = []
         let head = playhead()
         let preload = head.flatMap { preloadTarget(after: $0) }
         // Only what plays, what comes next and primary are kept.
-        for index in buffering!.tracks.indices.reversed() {
-            let key = buffering!.tracks[index].key
+        for index in buffering.tracks.indices.reversed() {
+            let key = buffering.tracks[index].key
             if key != .primary, key != head?.key, key != preload?.key { dropTrack(at: index) }
         }
         if let head, let jump = liveWindowJump(head) {
@@ -276,15 +294,15 @@ extension PlaybackEngine {
         if let head { place(head) }
         if let preload { place(preload) }
 
-        if let stall = buffering!.stall {
-            let track = buffering!.track(stall.track)
+        if let stall = buffering.stall {
+            let track = buffering.track(stall.track)
             if head?.key != stall.track || head?.advancing != true {
-                events.append(endStall(reason: "what stalled no longer plays"))
+                events += endStall(reason: "what stalled no longer plays")
             } else if let track, let head, track.ahead(of: head.offset) >= stall.resumeAhead - Self.bufferEpsilon {
-                events.append(endStall(reason: track.isComplete ? "the rest of the rendition has arrived" : "enough is buffered to play on"))
+                events += endStall(reason: track.isComplete ? "the rest of the rendition has arrived" : "enough is buffered to play on")
             }
         }
-        if buffering!.stall == nil, let head, head.advancing, let track = buffering!.track(head.key),
+        if buffering.stall == nil, let head, head.advancing, let track = buffering.track(head.key),
             !head.list.isEmpty, track.ahead(of: head.offset) <= Self.bufferEpsilon
         {
             let stall = beginStall(for: head, track: track)
@@ -300,10 +318,10 @@ extension PlaybackEngine {
     /// When the buffer next needs the engine without an outside event: a retry, the playhead reaching
     /// the buffer's end, the buffer falling below the forward target, a break coming into preload range.
     var bufferingDeadline: Double? {
-        guard let buffering, isActive else { return nil }
+        guard buffering.fetchesSegments, isActive else { return nil }
         var best = buffering.retry?.at
         func consider(_ time: Double) {
-            if time.isFinite, best == nil || time < best! { best = time }
+            if time.isFinite, time < (best ?? .infinity) { best = time }
         }
         guard let head = playhead(), head.advancing, buffering.stall == nil, rate > 0 else { return best }
         let idle = buffering.inFlight == nil && buffering.retry == nil
@@ -322,29 +340,29 @@ extension PlaybackEngine {
 
     /// Forgets a rendition's buffer, cancelling its fetch in flight and its retry.
     mutating func dropTrack(at index: Int) {
-        let key = buffering!.tracks[index].key
-        buffering!.tracks.remove(at: index)
+        let key = buffering.tracks[index].key
+        buffering.tracks.remove(at: index)
         cancelFetches(of: key)
     }
 
     /// Cancels the rendition's fetch in flight and forgets its pending retry.
     mutating func cancelFetches(of key: TrackKey) {
-        if let fetch = buffering!.inFlight, fetch.track == key {
-            buffering!.inFlight = nil
-            buffering!.actions.append(.cancel(id: fetch.id))
+        if let fetch = buffering.inFlight, fetch.track == key {
+            buffering.inFlight = nil
+            buffering.actions.append(.cancel(id: fetch.id))
         }
-        if buffering!.retry?.fetch.track == key { buffering!.retry = nil }
+        if buffering.retry?.fetch.track == key { buffering.retry = nil }
     }
 
     /// Asks for the next segment, if nothing is in flight: what plays first, below its forward target;
     /// then what comes next, up to its startup buffer.
     mutating func requestNextFetch(head: Playhead?, preload: Playhead?) {
-        guard buffering!.inFlight == nil else { return }
-        if let retry = buffering!.retry {
+        guard buffering.inFlight == nil else { return }
+        if let retry = buffering.retry {
             guard retry.at <= now + Self.bufferEpsilon else { return }
-            buffering!.retry = nil
+            buffering.retry = nil
             // The track may have moved on meanwhile: the retry is for what is still missing.
-            if let track = buffering!.track(retry.fetch.track), let next = track.next, next.part == retry.fetch.part,
+            if let track = buffering.track(retry.fetch.track), let next = track.next, next.part == retry.fetch.part,
                 track.segments(of: next.part).segments[next.index].uri == retry.fetch.segment.uri
             {
                 var again = retry.fetch
@@ -353,13 +371,13 @@ extension PlaybackEngine {
                 return
             }
         }
-        let model = buffering!.model
-        if let head, let track = buffering!.track(head.key), let next = track.next,
+        let model = buffering.model
+        if let head, let track = buffering.track(head.key), let next = track.next,
             track.ahead(of: head.offset) < model.forwardTarget.seconds + Self.bufferEpsilon, !reachesNextBreak(track)
         {
             return issue(next, of: track)
         }
-        if let preload, let track = buffering!.track(preload.key), let next = track.next,
+        if let preload, let track = buffering.track(preload.key), let next = track.next,
             track.ahead(of: preload.offset) < model.startupBuffer.seconds - Self.bufferEpsilon
         {
             return issue(next, of: track)
@@ -379,7 +397,7 @@ extension PlaybackEngine {
         let list = track.segments(of: next.part)
         issue(SegmentFetch(
             id: 0, track: track.key, index: next.index, segment: list.segments[next.index], start: list.start(of: next.index), attempt: 1,
-            requestedAt: now, timeout: buffering!.model.retry.timeoutSeconds, part: next.part))
+            requestedAt: now, timeout: buffering.model.retry.timeoutSeconds, part: next.part))
     }
 
     /// The separate audio rendition's segments of what `key` names; empty when its audio is muxed.
@@ -399,16 +417,16 @@ extension PlaybackEngine {
 
     mutating func issue(_ request: SegmentFetch) {
         var fetch = request
-        fetch.id = buffering!.nextFetchID
+        fetch.id = buffering.nextFetchID
         fetch.requestedAt = now
-        buffering!.nextFetchID += 1
-        buffering!.inFlight = fetch
-        buffering!.actions.append(.fetch(fetch))
+        buffering.nextFetchID += 1
+        buffering.inFlight = fetch
+        buffering.actions.append(.fetch(fetch))
     }
 
     /// Whether the rendition that `head` names is buffered enough to start: the startup buffer, or all of it.
     func isReadyToStart(_ head: Playhead) -> Bool {
-        guard let buffering, !head.list.isEmpty else { return true }
+        guard buffering.fetchesSegments, !head.list.isEmpty else { return true }
         guard let track = buffering.track(head.key) else { return false }
         return track.ahead(of: head.offset) >= min(buffering.model.startupBuffer.seconds, head.list.end - head.offset) - Self.bufferEpsilon
     }

@@ -26,7 +26,7 @@ extension PlaybackEngine {
     /// What to preload while `head` plays, if its time has come: the break's first asset before a
     /// break, the next asset (or primary's resume point) once the current asset is buffered to its end.
     func preloadTarget(after head: Playhead) -> Playhead? {
-        guard let buffering else { return nil }
+        guard buffering.fetchesSegments else { return nil }
         switch activity {
         case .primary:
             guard let next = nextPod(suppressing: primarySuppression), !(next.members.first?.startedBySDK ?? true) else { return nil }
@@ -50,7 +50,7 @@ extension PlaybackEngine {
         for (member, event) in pod.members.enumerated() where event.failure == nil && !hasPlayedOnce(event) {
             let key = { (asset: Int) in TrackKey.asset(pod: pod.id, member: member, asset: asset) }
             // An asset whose preload failed is not tried again: the break will skip it.
-            if let asset = event.assets.indices.first(where: { event.assets[$0].failure == nil && buffering?.failedAssets[key($0)] == nil }) {
+            if let asset = event.assets.indices.first(where: { event.assets[$0].failure == nil && buffering.failedAssets[key($0)] == nil }) {
                 return Playhead(key: key(asset), list: event.assets[asset].segments, offset: 0, advancing: false)
             }
         }
@@ -68,7 +68,7 @@ extension PlaybackEngine {
             if event.failure == nil, !(member != cursor.member && hasPlayedOnce(event)) {
                 while asset < event.assets.count {
                     let key = TrackKey.asset(pod: cursor.pod.id, member: member, asset: asset)
-                    if event.assets[asset].failure == nil, buffering?.failedAssets[key] == nil {
+                    if event.assets[asset].failure == nil, buffering.failedAssets[key] == nil {
                         return Playhead(key: key, list: event.assets[asset].segments, offset: 0, advancing: false)
                     }
                     asset += 1
@@ -85,12 +85,12 @@ extension PlaybackEngine {
     /// again at the segment that plays there (a seek, primary after a break).
     mutating func place(_ head: Playhead) {
         guard !head.list.isEmpty else { return }
-        if let existing = buffering!.tracks.firstIndex(where: { $0.key == head.key }) {
-            buffering!.tracks[existing].rebase(on: head.list)
-            guard !buffering!.tracks[existing].covers(head.offset) else { return }
+        if let existing = buffering.tracks.firstIndex(where: { $0.key == head.key }) {
+            buffering.tracks[existing].rebase(on: head.list)
+            guard !buffering.tracks[existing].covers(head.offset) else { return }
             dropTrack(at: existing)
         }
-        buffering!.tracks.append(TrackBuffer(
+        buffering.tracks.append(TrackBuffer(
             key: head.key, list: head.list, audio: separateAudio(of: head.key), at: head.offset, isLive: head.key == .primary && plan.isLive))
     }
 
@@ -100,14 +100,14 @@ extension PlaybackEngine {
     /// segment, as hls.js and AVPlayer do when they fall behind a sliding window. The seconds jumped
     /// over are lost content, said in the event.
     mutating func liveWindowJump(_ head: Playhead) -> [PlaybackEvent]? {
-        guard plan.isLive, head.key == .primary, case .primary = activity, let track = buffering!.track(.primary),
+        guard plan.isLive, head.key == .primary, case .primary = activity, let track = buffering.track(.primary),
             !head.list.isEmpty, track.ahead(of: head.offset) <= Self.bufferEpsilon
         else { return nil }
         let windowStart = head.list.start(of: 0)
         let restart = track.bufferedStart > head.offset + Self.tolerance ? track.bufferedStart : windowStart
         guard restart > head.offset + Self.tolerance, windowStart > track.bufferedEnd + Self.tolerance || restart == track.bufferedStart else { return nil }
         var events: [PlaybackEvent] = []
-        if buffering!.stall != nil { events.append(endStall(reason: "the playhead left for the live window")) }
+        events += endStall(reason: "the playhead left for the live window")
         let missed = restart - head.offset
         position = restart
         events.append(event(.seeked, reason: "fell behind the live window: the \(PlaybackCommand.format(missed)) s after \(PlaybackCommand.format(head.offset)) left the playlist before they were fetched; playback jumps to \(PlaybackCommand.format(restart))"))

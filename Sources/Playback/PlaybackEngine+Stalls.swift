@@ -5,10 +5,10 @@ extension PlaybackEngine {
     // MARK: - Stalls
 
     mutating func beginStall(for head: Playhead, track: TrackBuffer) -> PlaybackEvent {
-        let model = buffering!.model
+        let model = buffering.model
         let reason: StallReason
         var resumeAhead = model.rebufferResume.seconds
-        switch buffering!.lastFailure[head.key] {
+        switch buffering.lastFailure[head.key] {
         case .timeout?: reason = .timeout
         case .some: reason = .segmentError
         case nil:
@@ -19,7 +19,7 @@ extension PlaybackEngine {
                 reason = .segmentLate
             }
         }
-        buffering!.stall = Stall(reason: reason, track: head.key, since: now, resumeAhead: resumeAhead)
+        buffering.stall = Stall(reason: reason, track: head.key, since: now, resumeAhead: resumeAhead)
         var stalled = event(.stallStarted, reason: "\(reason.explanation): \(head.key) has nothing buffered past \(PlaybackCommand.format(track.bufferedEnd)) s")
         stalled.stall = reason
         if case .interstitial(let cursor) = activity {
@@ -29,16 +29,17 @@ extension PlaybackEngine {
         return stalled
     }
 
-    mutating func endStall(reason: String) -> PlaybackEvent {
-        let stall = buffering!.stall!
-        buffering!.stall = nil
+    /// Ends the stall in force, if there is one: its `stallEnded` event.
+    mutating func endStall(reason: String) -> [PlaybackEvent] {
+        guard let stall = buffering.stall else { return [] }
+        buffering.stall = nil
         var ended = event(.stallEnded, reason: "the stall of \(PlaybackCommand.format(now - stall.since)) s ended: \(reason)")
         ended.stall = stall.reason
         if case .interstitial(let cursor) = activity {
             ended.eventID = cursor.event.eventID
             ended.assetIndex = cursor.asset
         }
-        return ended
+        return [ended]
     }
 
     // MARK: - Failures
@@ -46,14 +47,14 @@ extension PlaybackEngine {
     /// A rendition that cannot be fetched: an asset is skipped (the next plays, then primary); primary
     /// ends the session with a media error.
     mutating func renditionFailed(_ key: TrackKey, reason: String) -> [PlaybackEvent] {
-        if let index = buffering!.tracks.firstIndex(where: { $0.key == key }) { buffering!.tracks.remove(at: index) }
+        if let index = buffering.tracks.firstIndex(where: { $0.key == key }) { buffering.tracks.remove(at: index) }
         var events: [PlaybackEvent] = []
-        if buffering!.stall?.track == key { events.append(endStall(reason: "what stalled failed")) }
+        if buffering.stall?.track == key { events += endStall(reason: "what stalled failed") }
         guard case .asset = key else {
             activity = .ended
             return events + [event(.ended, state: .failed, reason: "media error: \(reason)")]
         }
-        buffering!.failedAssets[key] = reason
+        buffering.failedAssets[key] = reason
         switch activity {
         case .interstitial(let cursor) where assetKey(cursor) == key:
             events.append(event(.assetFailed, eventID: cursor.event.eventID, assetIndex: cursor.asset, assetURI: cursor.currentAsset.uri,
@@ -85,7 +86,7 @@ extension PlaybackEngine {
 
     /// The failure of an asset the break has not reached yet, when preloading it failed.
     func preloadFailure(of cursor: BreakCursor) -> String? {
-        buffering?.failedAssets[assetKey(cursor)]
+        buffering.failedAssets[assetKey(cursor)]
     }
 }
 

@@ -22,12 +22,12 @@ extension PlaybackEngine {
 
     /// The segments of the variant primary plays from now.
     var primaryList: SegmentList {
-        let variant = buffering?.variant ?? 0
+        let variant = buffering.variant
         return segments(ofVariant: variant)
     }
 
     var primaryVariantURI: String {
-        uri(ofVariant: buffering?.variant ?? 0)
+        uri(ofVariant: buffering.variant)
     }
 
     /// Where variant `index` is (0 the plan's own); "the cast's variant" when the plan does not say.
@@ -48,13 +48,13 @@ extension PlaybackEngine {
     mutating func measureThroughput(of fetch: SegmentFetch, at time: Double) {
         guard fetch.track == .primary, fetch.part == .main, fetch.segment.bytes > 0 else { return }
         let seconds = max(1e-3, time - fetch.requestedAt)
-        buffering!.throughput = Double(fetch.segment.bytes) * 8 / seconds
+        buffering.throughput = Double(fetch.segment.bytes) * 8 / seconds
     }
 
     /// On a stall of primary for a late segment: the lower variant that fits, if any is left.
     mutating func switchDownForStall() -> PlaybackEvent? {
-        guard let throughput = buffering!.throughput, buffering!.variant < plan.primaryFallbacks.count else { return nil }
-        let lower = plan.primaryFallbacks[buffering!.variant...]
+        guard let throughput = buffering.throughput, buffering.variant < plan.primaryFallbacks.count else { return nil }
+        let lower = plan.primaryFallbacks[buffering.variant...]
         let target = lower.firstIndex { $0.bitsPerSecond <= Self.fitFactor * throughput } ?? plan.primaryFallbacks.count - 1
         let reason = "primary stalled at \(Self.megabits(throughput)) Mbit/s measured"
         return switchVariant(to: target + 1, reason: reason)
@@ -63,18 +63,18 @@ extension PlaybackEngine {
     /// On a primary segment that failed after its retries: the next lower variant, if one is left.
     /// The failed variant is not switched back up to.
     mutating func switchDownForFailure(_ what: String) -> PlaybackEvent? {
-        guard buffering!.variant < plan.primaryFallbacks.count else { return nil }
-        buffering!.failedVariants.insert(buffering!.variant)
-        return switchVariant(to: buffering!.variant + 1, reason: what)
+        guard buffering.variant < plan.primaryFallbacks.count else { return nil }
+        buffering.failedVariants.insert(buffering.variant)
+        return switchVariant(to: buffering.variant + 1, reason: what)
     }
 
     /// After a primary segment arrived on a lower variant: the variant above, when the segment's
     /// throughput carries it and the buffer can take the switch.
     mutating func switchUpIfItFits(ahead: Double) -> PlaybackEvent? {
-        let variant = buffering!.variant
-        guard variant > 0, buffering!.stall == nil, let throughput = buffering!.throughput, !buffering!.failedVariants.contains(variant - 1),
+        let variant = buffering.variant
+        guard variant > 0, buffering.stall == nil, let throughput = buffering.throughput, !buffering.failedVariants.contains(variant - 1),
             let above = bitsPerSecond(ofVariant: variant - 1), above > 0, above <= Self.fitFactor * throughput,
-            ahead >= buffering!.model.rebufferResume.seconds - Self.bufferEpsilon
+            ahead >= buffering.model.rebufferResume.seconds - Self.bufferEpsilon
         else { return nil }
         return switchVariant(to: variant - 1, reason: "primary arrived at \(Self.megabits(throughput)) Mbit/s measured")
     }
@@ -86,12 +86,12 @@ extension PlaybackEngine {
 
     private mutating func switchVariant(to variant: Int, reason: String) -> PlaybackEvent {
         let from = primaryVariantURI
-        buffering!.variant = variant
+        buffering.variant = variant
         let uri = uri(ofVariant: variant)
         cancelFetches(of: .primary)
-        buffering!.lastFailure[.primary] = nil
-        if let index = buffering!.tracks.firstIndex(where: { $0.key == .primary }) {
-            buffering!.tracks[index].rebase(on: segments(ofVariant: variant))
+        buffering.lastFailure[.primary] = nil
+        if let index = buffering.tracks.firstIndex(where: { $0.key == .primary }) {
+            buffering.tracks[index].rebase(on: segments(ofVariant: variant))
         }
         let rate = bitsPerSecond(ofVariant: variant).map { " (\(PlaybackCommand.format($0 / 1e6)) Mbit/s)" } ?? ""
         var switched = event(.variantSwitched, reason: "\(reason); switching from \(from) to \(uri)\(rate)")

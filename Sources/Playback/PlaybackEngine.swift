@@ -47,7 +47,7 @@ public struct PlaybackEngine: Sendable {
     /// SDK ad breaks that fell due in picture in picture and start once it ends, in the order they fell due.
     var deferredSDKBreaks: [DeferredSDKBreak] = []
     /// The media buffer, when the plan fetches segments (`PlaybackEngine+Buffering.swift`).
-    var buffering: Buffering?
+    var buffering: Buffering
 
     /// Positions this close count as equal: the schedule's tolerance, so that the engine meets a pod
     /// where the schedule placed it.
@@ -57,7 +57,7 @@ public struct PlaybackEngine: Sendable {
         self.plan = plan
         self.now = now
         presentation = Presentation(supportsPictureInPicture: plan.supportsPictureInPicture)
-        buffering = plan.buffering.map { Buffering(model: $0) }
+        buffering = Buffering(feeding: plan.buffering)
     }
 
     // MARK: - What the sender sees
@@ -86,11 +86,11 @@ public struct PlaybackEngine: Sendable {
     }
 
     /// True while the playhead waits for media it has not fetched yet.
-    public var isStalled: Bool { buffering?.stall != nil }
+    public var isStalled: Bool { buffering.stall != nil }
 
     /// A segment is being fetched or a retry of one is due: the engine will change when it is told how
     /// the fetch went, paused or not (a paused player still fills its buffer).
-    public var isAwaitingMedia: Bool { buffering.map { $0.inFlight != nil || $0.retry != nil } ?? false }
+    public var isAwaitingMedia: Bool { buffering.inFlight != nil || buffering.retry != nil }
 
     /// When something next happens without a command: the end of a switch, a break, an asset, the
     /// content, or something the media buffer must do.
@@ -107,7 +107,7 @@ public struct PlaybackEngine: Sendable {
             return nil
         case .loading(let until, let start):
             // The first frame also waits for the startup buffer, when segments are fetched.
-            guard buffering == nil || isReadyToStart(Playhead(key: .primary, list: primaryList, offset: start, advancing: false)) else {
+            guard !buffering.fetchesSegments || isReadyToStart(Playhead(key: .primary, list: primaryList, offset: start, advancing: false)) else {
                 return nil
             }
             return max(until, now)
