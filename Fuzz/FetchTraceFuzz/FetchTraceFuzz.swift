@@ -16,8 +16,9 @@ func fetchTraceFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             uri: "https://ads.example/ad.m3u8", duration: 4,
             segments: SegmentList((0..<2).map { PlannedSegment(uri: "https://ads.example/ad/\($0).ts", duration: 2, bytes: 100_000) }))]),
     ])
-    plan.primarySegments = SegmentList((0..<5).map { PlannedSegment(uri: "https://cdn.example/\($0).ts", duration: 6, bytes: 500_000) })
-    plan.buffering = [BufferModel.assumedAVPlayer, ReceiverProfileFamilies.quick][Int(input.selector) % 2]
+    let primary = SegmentList((0..<5).map { PlannedSegment(uri: "https://cdn.example/\($0).ts", duration: 6, bytes: 500_000) })
+    let buffer = [BufferModel.assumedAVPlayer, ReceiverProfileFamilies.quick][Int(input.selector) % 2]
+    plan.fetching = FetchPlan(primary: primary, buffer: buffer)
     let network = SegmentNetworkModel(roundTripSeconds: 0.02, bitsPerSecond: Double(1 + Int(input.selector)) * 1e5)
     let report = Simulation.report(
         plan: plan, until: 3_600, recorder: SessionRecorder(profile: "fuzz", playlist: "fuzz.m3u8", seed: 1, startPosition: 0),

@@ -275,9 +275,9 @@ public struct CastPlanner: Sendable {
                 plan, cast: cast, media: media, at: mediaLocation, selection: selection, profile: profile, bitsPerSecond: bitsPerSecond,
                 measured: measured)
             if let selection, let multivariant = cast.multivariant, !media.isLive {
-                plan.primaryVariantURI = mediaLocation.url.absoluteString
-                plan.primaryBitsPerSecond = bitsPerSecond
-                plan.primaryFallbacks = await fallbacks(
+                plan.fetching?.variantURI = mediaLocation.url.absoluteString
+                plan.fetching?.bitsPerSecond = bitsPerSecond
+                plan.fetching?.fallbacks = await fallbacks(
                     below: selection, in: multivariant, cast: cast, planning: SegmentPlanning(loader: loader, profile: profile, measuredBytes: [:]),
                     profile: profile)
             }
@@ -297,9 +297,8 @@ public struct CastPlanner: Sendable {
     ) async -> PlaybackPlan {
         let planning = SegmentPlanning(loader: loader, profile: profile, measuredBytes: measured.mapValues(\.bytes))
         var plan = plan
-        plan.buffering = profile.bufferModel
-        plan.primarySegments = planning.segments(of: media, at: location, bitsPerSecond: bitsPerSecond)
-        if let selection, !media.isLive { plan.primaryAudio = await planning.audioSegments(of: selection, in: cast.location) }
+        plan.fetching = FetchPlan(primary: planning.segments(of: media, at: location, bitsPerSecond: bitsPerSecond), buffer: profile.bufferModel)
+        if let selection, !media.isLive { plan.fetching?.primaryAudio = await planning.audioSegments(of: selection, in: cast.location) }
         plan.startup.priming = nil
         var known: [String: SegmentPlanning.Rendition] = [:]
         plan = await plan.mappingAssets { eventID, index, asset in

@@ -406,7 +406,7 @@ extension PlaybackEngine {
     func separateAudio(of key: TrackKey) -> SegmentList {
         switch key {
         case .primary:
-            return plan.isLive ? .empty : plan.primaryAudio
+            return plan.isLive ? .empty : plan.fetching?.primaryAudio ?? .empty
         case .asset(let pod, let member, let asset):
             guard let planned = plan.pods.first(where: { $0.id == pod }), planned.members.indices.contains(member),
                 planned.members[member].assets.indices.contains(asset)

@@ -32,16 +32,22 @@ extension PlaybackEngine {
 
     /// Where variant `index` is (0 the plan's own); "the cast's variant" when the plan does not say.
     func uri(ofVariant index: Int) -> String {
-        index == 0 || index > plan.primaryFallbacks.count ? plan.primaryVariantURI ?? "the cast's variant" : plan.primaryFallbacks[index - 1].uri
+        fallback(index)?.uri ?? plan.fetching?.variantURI ?? "the cast's variant"
     }
 
     /// BANDWIDTH of variant `index`; nil when the plan's own does not declare one.
     func bitsPerSecond(ofVariant index: Int) -> Double? {
-        index == 0 || index > plan.primaryFallbacks.count ? plan.primaryBitsPerSecond : plan.primaryFallbacks[index - 1].bitsPerSecond
+        if let fallback = fallback(index) { fallback.bitsPerSecond } else { plan.fetching?.bitsPerSecond }
     }
 
     func segments(ofVariant index: Int) -> SegmentList {
-        index == 0 || index > plan.primaryFallbacks.count ? plan.primarySegments : plan.primaryFallbacks[index - 1].segments
+        fallback(index)?.segments ?? plan.fetching?.primary ?? .empty
+    }
+
+    /// Lower variant `index` (1 the highest of them); nil for 0, the plan's own.
+    private func fallback(_ index: Int) -> PlannedVariant? {
+        let fallbacks = plan.fetching?.fallbacks ?? []
+        return index > 0 && index <= fallbacks.count ? fallbacks[index - 1] : nil
     }
 
     /// Notes the throughput of a primary segment that arrived.
@@ -53,9 +59,10 @@ extension PlaybackEngine {
 
     /// On a stall of primary for a late segment: the lower variant that fits, if any is left.
     mutating func switchDownForStall() -> PlaybackEvent? {
-        guard let throughput = buffering.throughput, buffering.variant < plan.primaryFallbacks.count else { return nil }
-        let lower = plan.primaryFallbacks[buffering.variant...]
-        let target = lower.firstIndex { $0.bitsPerSecond <= Self.fitFactor * throughput } ?? plan.primaryFallbacks.count - 1
+        let fallbacks = plan.fetching?.fallbacks ?? []
+        guard let throughput = buffering.throughput, buffering.variant < fallbacks.count else { return nil }
+        let lower = fallbacks[buffering.variant...]
+        let target = lower.firstIndex { $0.bitsPerSecond <= Self.fitFactor * throughput } ?? fallbacks.count - 1
         let reason = "primary stalled at \(Self.megabits(throughput)) Mbit/s measured"
         return switchVariant(to: target + 1, reason: reason)
     }
@@ -63,7 +70,7 @@ extension PlaybackEngine {
     /// On a primary segment that failed after its retries: the next lower variant, if one is left.
     /// The failed variant is not switched back up to.
     mutating func switchDownForFailure(_ what: String) -> PlaybackEvent? {
-        guard buffering.variant < plan.primaryFallbacks.count else { return nil }
+        guard buffering.variant < plan.fetching?.fallbacks.count ?? 0 else { return nil }
         buffering.failedVariants.insert(buffering.variant)
         return switchVariant(to: buffering.variant + 1, reason: what)
     }

@@ -57,7 +57,7 @@ public struct PlaybackEngine: Sendable {
         self.plan = plan
         self.now = now
         presentation = Presentation(supportsPictureInPicture: plan.supportsPictureInPicture)
-        buffering = Buffering(feeding: plan.buffering)
+        buffering = Buffering(feeding: plan.fetching?.buffer)
     }
 
     // MARK: - What the sender sees

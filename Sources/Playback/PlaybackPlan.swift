@@ -24,20 +24,9 @@ public struct PlaybackPlan: Sendable {
     public var supportsPictureInPicture = true
     /// What the sender's ad SDK does with a break that falls due in picture in picture.
     public var sdkAdInPictureInPicture = SDKAdInPictureInPicture.skip
-    /// The primary rendition's segments, when the receiver fetches them (`--media verify|realtime`).
-    public var primarySegments = SegmentList.empty
-    /// The segments of primary's separate audio rendition, on primary's timeline; empty when its audio
-    /// is muxed (or the receiver fetches nothing). The variants share it: a switch changes the video.
-    public var primaryAudio = SegmentList.empty
-    /// The variant primary plays (its playlist and BANDWIDTH), for a multivariant cast: what a switch
-    /// back up from a lower variant goes to.
-    public var primaryVariantURI: String?
-    public var primaryBitsPerSecond: Double?
-    /// Lower variants of a VOD primary this receiver can decode, highest first: what it switches to
-    /// when its own does not arrive in time or cannot be fetched (`PlaybackEngine+Variants`).
-    public var primaryFallbacks: [PlannedVariant] = []
-    /// How the receiver buffers what it fetches; nil plays on the latency model alone (`--media probe`).
-    public var buffering: BufferModel?
+    /// What the receiver fetches of primary and how it buffers it (`--media verify|realtime`); nil
+    /// plays on the latency model alone (`--media probe`).
+    public var fetching: FetchPlan?
 
     /// A plan of pods the schedule made.
     public init(

@@ -138,11 +138,11 @@ struct GroupSimulationTests {
         var slow = plain
         slow.name = "A"
         slow.plan = PlaybackPlan(primaryDuration: 60)
-        slow.plan.primarySegments = SegmentList((0..<10).map { PlannedSegment(uri: "https://cdn.example/p/\($0).ts", duration: 6, bytes: 1_000_000) })
-        slow.plan.buffering = BufferModel(
+        let primary = SegmentList((0..<10).map { PlannedSegment(uri: "https://cdn.example/p/\($0).ts", duration: 6, bytes: 1_000_000) })
+        slow.plan.fetching = FetchPlan(primary: primary, buffer: BufferModel(
             family: "test", forwardTarget: .init(12, source: "test"), startupBuffer: .init(6, source: "test"),
             rebufferResume: .init(6, source: "test"), preloadLead: .init(0, source: "test"),
-            retry: RetryPolicy(retries: 2, firstDelaySeconds: 1, growth: 2, maximumDelaySeconds: 8, timeoutSeconds: 20, retriesClientErrors: false, source: "test"))
+            retry: RetryPolicy(retries: 2, firstDelaySeconds: 1, growth: 2, maximumDelaySeconds: 8, timeoutSeconds: 20, retriesClientErrors: false, source: "test")))
         slow.delivery = .modelled(SegmentNetworkModel(roundTripSeconds: 0, bitsPerSecond: 1e6))
 
         let report = GroupSimulation(contentID: "movie", members: [slow, plain]).run()

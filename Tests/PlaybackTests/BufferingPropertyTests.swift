@@ -52,9 +52,9 @@ struct BufferingPropertyTests {
             })
         }
         var plan = Engine.plan(breaks, duration: duration)
-        plan.primarySegments = Self.segments("p", total: duration, using: &random)
+        let primary = Self.segments("p", total: duration, using: &random)
         // Lower variants to fall back on, their segments cut at boundaries of their own.
-        plan.primaryFallbacks = (0..<Int.random(in: 0...2, using: &random)).map { rung in
+        let fallbacks = (0..<Int.random(in: 0...2, using: &random)).map { rung in
             PlannedVariant(uri: "https://cdn.example/v\(rung)/index.m3u8", bitsPerSecond: Double(Int.random(in: 1...20, using: &random)) * 1e5,
                 segments: Self.segments("v\(rung)", total: duration, using: &random))
         }
@@ -64,9 +64,9 @@ struct BufferingPropertyTests {
         model.rebufferResume.seconds = Double(Int.random(in: 0...8, using: &random))
         model.retry.retries = Int.random(in: 0...3, using: &random)
         model.retry.retriesClientErrors = Bool.random(using: &random)
-        plan.buffering = model
+        plan.fetching = FetchPlan(primary: primary, buffer: model, fallbacks: fallbacks)
         var rows: [FetchTrace.Row] = []
-        for segment in plan.primarySegments.segments + plan.primaryFallbacks.flatMap(\.segments.segments) + plan.breaks.flatMap({ $0.assets.flatMap(\.segments.segments) }) {
+        for segment in primary.segments + fallbacks.flatMap(\.segments.segments) + plan.breaks.flatMap({ $0.assets.flatMap(\.segments.segments) }) {
             for attempt in 1...3 where Int.random(in: 0..<6, using: &random) == 0 {
                 let status = [0, 404, 500, 503, 200][Int.random(in: 0..<5, using: &random)]
                 rows.append(.init(uri: segment.uri, attempt: attempt, status: status, bytes: segment.bytes,

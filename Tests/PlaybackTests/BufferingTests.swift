@@ -31,8 +31,8 @@ struct BufferingTests {
             })
         }
         var plan = Engine.plan(breaks)
-        plan.primarySegments = SegmentList((0..<10).map { PlannedSegment(uri: "https://cdn.example/p/\($0).ts", duration: 6, bytes: Self.segmentBytes) })
-        plan.buffering = model
+        let primary = SegmentList((0..<10).map { PlannedSegment(uri: "https://cdn.example/p/\($0).ts", duration: 6, bytes: Self.segmentBytes) })
+        plan.fetching = FetchPlan(primary: primary, buffer: model)
         return plan
     }
 
@@ -68,7 +68,7 @@ struct BufferingTests {
     @Test("Fetches keep the forward target and no more: a segment is asked for only once less than 12 s is buffered ahead")
     func fetchesKeepTheForwardTarget() throws {
         var plan = Self.plan()
-        plan.buffering!.forwardTarget = .init(12, source: "test")
+        plan.fetching?.buffer.forwardTarget = .init(12, source: "test")
         var engine = PlaybackEngine(plan: plan)
         var requests: [(time: Double, index: Int, ahead: Double)] = []
         var pending: [(at: Double, id: UInt64)] = []
@@ -148,7 +148,7 @@ struct BufferingTests {
         let ad = "https://ads.example/ad/0/3.ts"
         let trace = FetchTrace(rows: [.init(uri: ad, attempt: 1, status: 503, bytes: 0, firstByteSeconds: 0.01, seconds: 0.01)])
         var plan = Self.plan(ads: 1)
-        plan.buffering!.retry.firstDelaySeconds = 5
+        plan.fetching?.buffer.retry.firstDelaySeconds = 5
         let fast = try Self.run(plan, .replayed(trace, otherwise: Self.network(100)))
         let slow = try Self.run(plan, .replayed(trace, otherwise: Self.network(1.5)))
         #expect(Self.stalls(fast).isEmpty && Self.stalls(slow).filter { $0.eventID == "ad" }.count == 1, "\(Self.stalls(slow).map { "\($0.start)-\($0.end) \($0.stall!) \($0.eventID ?? "-")" })")
@@ -177,7 +177,7 @@ struct BufferingTests {
     /// `plan(ads:)` with a separate audio rendition under primary: 6 s segments of 100 kB.
     static func planWithAudio(ads: Int = 0) -> PlaybackPlan {
         var plan = Self.plan(ads: ads)
-        plan.primaryAudio = SegmentList((0..<10).map { PlannedSegment(uri: "https://cdn.example/a/\($0).aac", duration: 6, bytes: 100_000) })
+        plan.fetching?.primaryAudio = SegmentList((0..<10).map { PlannedSegment(uri: "https://cdn.example/a/\($0).aac", duration: 6, bytes: 100_000) })
         return plan
     }
 
@@ -210,7 +210,8 @@ struct BufferingTests {
     func failingAudioEndsTheSession() throws {
         let failing = FetchTrace(rows: (1...3).map { .init(uri: "https://cdn.example/a/4.aac", attempt: $0, status: 500, bytes: 0, firstByteSeconds: 0, seconds: 0.01) })
         var plan = Self.planWithAudio()
-        plan.primaryFallbacks = [PlannedVariant(uri: "low.m3u8", bitsPerSecond: 500_000, segments: plan.primarySegments)]
+        let primary = plan.fetching?.primary ?? .empty
+        plan.fetching?.fallbacks = [PlannedVariant(uri: "low.m3u8", bitsPerSecond: 500_000, segments: primary)]
         let report = try Self.run(plan, .replayed(failing, otherwise: Self.network(100)))
         #expect(report.endReason?.hasPrefix("media error: segment 5 of primary's audio") == true, "\(report.endReason ?? "")")
         #expect(report.variantSwitches == nil)
@@ -252,8 +253,7 @@ struct BufferingTests {
                 startingAt: Double(first) * 6)
         }
         var plan = Engine.plan([], duration: 60, live: true)
-        plan.primarySegments = window(5, 5)
-        plan.buffering = Self.model
+        plan.fetching = FetchPlan(primary: window(5, 5), buffer: Self.model)
         var engine = PlaybackEngine(plan: plan)
         // Three target durations from the live edge at 60 s.
         _ = engine.handle(.play(from: 42), at: 0)
@@ -268,7 +268,7 @@ struct BufferingTests {
         #expect(engine.bufferStatus?.loaded == 42...60 && engine.bufferStatus?.isComplete == false)
         // The window slides by one segment: segment 10 (60–66 s) is new, 5 is gone.
         var newer = plan
-        newer.primarySegments = window(6, 5)
+        newer.fetching?.primary = window(6, 5)
         _ = engine.update(plan: newer, at: time)
         #expect(engine.takeFetchActions().isEmpty, "18 s are buffered ahead, more than the 12 s target")
         // Once less than 12 s is ahead (the playhead past 48 s), the new segment is asked for.
@@ -292,10 +292,9 @@ struct BufferingTests {
             event.assets[0].segments = SegmentList((0..<3).map { PlannedSegment(uri: "https://ads.example/\($0).ts", duration: 2, bytes: 1000) })
         }
         var plan = Engine.plan([ad], duration: 6, live: true)
-        plan.primarySegments = window(at: 0)
-        plan.buffering = BufferModel(
+        plan.fetching = FetchPlan(primary: window(at: 0), buffer: BufferModel(
             family: "test", forwardTarget: .init(6, source: "test"), startupBuffer: .init(2, source: "test"),
-            rebufferResume: .init(2, source: "test"), preloadLead: .init(0, source: "test"), retry: Self.model.retry)
+            rebufferResume: .init(2, source: "test"), preloadLead: .init(0, source: "test"), retry: Self.model.retry))
         var engine = PlaybackEngine(plan: plan)
         var events = engine.handle(.play(from: 0), at: 0)
         var time = 0.0
@@ -313,7 +312,7 @@ struct BufferingTests {
             time += 0.25
             if time.truncatingRemainder(dividingBy: 2) == 0 {
                 var newer = plan
-                newer.primarySegments = window(at: time)
+                newer.fetching?.primary = window(at: time)
                 events += engine.update(plan: newer, at: time)
             } else {
                 events += engine.advance(to: time)
@@ -332,7 +331,7 @@ struct BufferingTests {
     /// `plan()` with a lower variant of 0.4 Mbit/s (300 kB a segment) to fall back on.
     static func planWithFallback() -> PlaybackPlan {
         var plan = Self.plan()
-        plan.primaryFallbacks = [PlannedVariant(
+        plan.fetching?.fallbacks = [PlannedVariant(
             uri: "https://cdn.example/low/index.m3u8", bitsPerSecond: 400_000,
             segments: SegmentList((0..<10).map { PlannedSegment(uri: "https://cdn.example/low/\($0).ts", duration: 6, bytes: 300_000) }))]
         return plan
@@ -366,8 +365,8 @@ struct BufferingTests {
     @Test("After a switch down, primary segments whose throughput carries the variant above switch back up, once enough is buffered; a variant that failed is not gone back to")
     func switchesBackUpWhenTheNetworkRecovers() throws {
         var plan = Self.planWithFallback()
-        plan.primaryVariantURI = "https://cdn.example/p/index.m3u8"
-        plan.primaryBitsPerSecond = 1_333_333
+        plan.fetching?.variantURI = "https://cdn.example/p/index.m3u8"
+        plan.fetching?.bitsPerSecond = 1_333_333
         // The third segment takes 15 s (a congested spell), and the playhead stalls at 12 s; the
         // network is fast again afterwards.
         let spell = FetchTrace(rows: [.init(uri: "https://cdn.example/p/2.ts", bytes: Self.segmentBytes, firstByteSeconds: 0.1, seconds: 15)])
@@ -378,11 +377,11 @@ struct BufferingTests {
         #expect(report.totals.stalls == 1 && report.endReason == "the primary content played to its end")
 
         // Without the BANDWIDTH of the variant above nothing says it fits: the session stays down.
-        plan.primaryBitsPerSecond = nil
+        plan.fetching?.bitsPerSecond = nil
         #expect(try Self.run(plan, .replayed(spell, otherwise: Self.network(100))).variantSwitches?.count == 1)
 
         // A variant left because its segment failed is not switched back up to.
-        plan.primaryBitsPerSecond = 1_333_333
+        plan.fetching?.bitsPerSecond = 1_333_333
         let failing = FetchTrace(rows: (1...3).map { .init(uri: "https://cdn.example/p/3.ts", attempt: $0, status: 500, bytes: 0, firstByteSeconds: 0, seconds: 0.01) })
         let failed = try Self.run(plan, .replayed(failing, otherwise: Self.network(100)))
         #expect(failed.variantSwitches?.count == 1 && failed.endReason == "the primary content played to its end", "\(failed.variantSwitches ?? [])")

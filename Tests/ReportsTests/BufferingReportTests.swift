@@ -13,8 +13,8 @@ private func run(mbps: Double, trace: [FetchTrace.Row] = []) -> SimulationReport
             uri: "https://ads.example/ad.m3u8", duration: 10,
             segments: SegmentList((0..<5).map { PlannedSegment(uri: "https://ads.example/ad/\($0).ts", duration: 2, bytes: 400_000) }))]),
     ])
-    plan.primarySegments = SegmentList((0..<10).map { PlannedSegment(uri: "https://cdn.example/\($0).ts", duration: 6, bytes: 1_000_000) })
-    plan.buffering = BufferModel.assumedAVPlayer
+    let primary = SegmentList((0..<10).map { PlannedSegment(uri: "https://cdn.example/\($0).ts", duration: 6, bytes: 1_000_000) })
+    plan.fetching = FetchPlan(primary: primary, buffer: BufferModel.assumedAVPlayer)
     let model = SegmentNetworkModel(roundTripSeconds: 0.02, bitsPerSecond: mbps * 1e6)
     let session = Simulation.report(
         plan: plan, recorder: SessionRecorder(profile: "tv", playlist: "show.m3u8", seed: 1, startPosition: 0),
