@@ -1,4 +1,6 @@
+import Coordination
 import Foundation
+import JSONDocument
 
 /// The sync error of a 10-participant group over real daemons on loopback: `airlab lab run --group`
 /// with every participant on an `airlabd` of its own at real time, five with a 4 s ad at 6 s and five
@@ -34,12 +36,14 @@ struct GroupSyncBenchmark: Benchmark {
             "#EXT-X-DATERANGE:ID=\"ad\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"2026-01-01T00:00:06.000Z\",X-ASSET-URI=\"ad/index.m3u8\",X-RESUME-OFFSET=0"]
             + segments + ["#EXT-X-ENDLIST", ""]
         try show.joined(separator: "\n").write(to: folder.appendingPathComponent("show.m3u8"), atomically: true, encoding: .utf8)
-        let participants: [[String: Any]] = (0..<10).map { index in
-            ["name": "P\(index)", "profile": "apple-tv-4k", "playlist": index < 5 ? "show.m3u8" : "primary/index.m3u8"]
+        let participants: [JSONValue] = (0..<10).map { index in
+            .object(["name": .string("P\(index)"), "profile": .string("apple-tv-4k"), "playlist": .string(index < 5 ? "show.m3u8" : "primary/index.m3u8")])
         }
-        let group: [String: Any] = ["contentID": "bench", "policy": ["waitFor": ["playingInterstitial"]], "participants": participants]
+        let group = JSONValue.object([
+            "contentID": .string("bench"), "policy": .object(["waitFor": .array([.string("playingInterstitial")])]), "participants": .array(participants),
+        ])
         let file = folder.appendingPathComponent("group.json")
-        try JSONSerialization.data(withJSONObject: group).write(to: file)
+        try JSONEncoder().encode(group).write(to: file)
         groupFile = file
         airlab = try BenchmarkContext.product("airlab")
     }
@@ -50,15 +54,14 @@ struct GroupSyncBenchmark: Benchmark {
         let started = DispatchTime.now().uptimeNanoseconds
         _ = try context.runProcess(airlab, ["lab", "run", "--group", groupFile.path, "--out", out.path])
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any]
-        let participants = report?["participants"] as? [[String: Any]] ?? []
-        let sync = participants.compactMap { $0["syncError"] as? [String: Any] }
-        guard participants.count == 10, sync.count == 10, sync.allSatisfy({ ($0["seconds"] as? Double ?? 0) > 10 }) else {
+        let report = try JSONDecoder().decode(GroupReport.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
+        let sync = report.participants.map(\.syncError)
+        guard sync.count == 10, sync.allSatisfy({ $0.seconds > 10 }) else {
             throw BenchmarkError("the group did not play with all 10 participants measuring their sync error")
         }
-        let p95 = sync.compactMap { $0["p95"] as? Double }.max() ?? .infinity
-        let worst = sync.compactMap { $0["max"] as? Double }.max() ?? .infinity
-        let waited = participants.compactMap { $0["waitingSeconds"] as? Double }.max() ?? 0
+        let p95 = sync.map(\.p95).max() ?? .infinity
+        let worst = sync.map(\.max).max() ?? .infinity
+        let waited = report.participants.map(\.waitingSeconds).max() ?? 0
         let lines = [
             String(format: "10 participants, 10 airlabd on loopback, real time: p95 |e| %.1f ms at worst (target < 20 ms; Jellyfin tolerates 500 ms), max %.1f ms",
                 p95 * 1000, worst * 1000),

@@ -1,5 +1,8 @@
-@preconcurrency import Glibc
+import Coordination
 import Foundation
+@preconcurrency import Glibc
+import SenderProtocol
+import Sessions
 
 /// One attack on receiver A: set up once, then rounds until the neighbour's probe is done.
 protocol IsolationAttack: AnyObject {
@@ -53,7 +56,7 @@ final class RelayAttack: IsolationAttack {
     init(port: UInt16) { self.port = port }
 
     func prepare() throws {
-        try ReceiverCall.expect(201, port: port, "POST", "/groups", json: ReceiverCall.json(["id": "relay", "contentID": "show"]))
+        try ReceiverCall.expect(201, port: port, "POST", "/groups", json: ReceiverCall.json(GroupCreation(id: "relay", contentID: "show")))
         for _ in 0..<Self.listeners { sockets.append(try Self.stalledListener(port: port)) }
     }
 
@@ -110,17 +113,19 @@ final class JoinsAttack: IsolationAttack {
     private var rounds = 0
     private var statuses: [Int: Int] = [:]
     private var largestAnswer = 0
-    private let plan: [String: Any] = [
-        "breaks": (0..<JoinsAttack.breaks).map { ["id": "break-\($0)", "position": Double($0) * 10, "adSeconds": 5.0, "resumeOffset": 0.0] }
-    ]
+    private let plan = GroupAdPlan(breaks: (0..<JoinsAttack.breaks).map {
+        GroupAdPlan.Break(id: "break-\($0)", position: Double($0) * 10, adSeconds: 5, resumeOffset: 0)
+    })
 
     init(port: UInt16) { self.port = port }
 
     func round() throws {
         let group = "joins-\(rounds)"
-        try ReceiverCall.expect(201, port: port, "POST", "/groups", json: ReceiverCall.json(["id": group, "contentID": "show"]))
+        try ReceiverCall.expect(201, port: port, "POST", "/groups", json: ReceiverCall.json(GroupCreation(id: group, contentID: "show")))
         for index in 0..<Self.joins {
-            let body = ReceiverCall.json(["participant": "p\(index)", "op": "join", "ads": plan])
+            var join = GroupInputMessage(participant: "p\(index)", op: .join)
+            join.ads = plan
+            let body = ReceiverCall.json(join)
             let answer = try ReceiverCall.send(port: port, "POST", "/groups/\(group)/inputs", json: body)
             statuses[answer.status, default: 0] += 1
             largestAnswer = max(largestAnswer, answer.body.count)
@@ -155,11 +160,11 @@ final class CastAttack: IsolationAttack {
 
     func round() throws {
         let started = monotonicSeconds()
-        let answer = try ReceiverCall.send(port: port, "POST", "/play", json: ReceiverCall.json(["url": playlist, "detached": true]))
+        let answer = try ReceiverCall.send(port: port, "POST", "/play", json: ReceiverCall.detachedPlay(playlist))
         times.samples.append(monotonicSeconds() - started)
         statuses[answer.status, default: 0] += 1
         if answer.status == 200 {
-            if let id = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["sessionID"] as? String { sessions.append(id) }
+            if let started = try? WireJSON.decoder.decode(StartedSession.self, from: answer.body) { sessions.append(started.sessionID) }
         } else {
             lastRefusal = String(answer.text.prefix(160))
         }
@@ -190,12 +195,10 @@ final class CastAttack: IsolationAttack {
 
     /// A report's diagnostics (listed, and counted past the cap) and skipped breaks with a reason.
     private static func findings(_ report: Data) -> String {
-        let json = (try? JSONSerialization.jsonObject(with: report)) as? [String: Any] ?? [:]
-        let diagnostics = json["diagnostics"] as? [[String: Any]] ?? []
-        let suppressed = diagnostics.compactMap { $0["suppressed"] as? Int }.reduce(0, +)
-        let skipped = json["skipped"] as? [[String: Any]] ?? []
-        var text = "\(diagnostics.count) diagnostics listed, \(suppressed) more counted, \(skipped.count) breaks skipped"
-        if let reason = skipped.first?["reason"] as? String { text += " (first: \(reason.prefix(120)))" }
+        guard let session = try? JSONDecoder().decode(SessionReport.self, from: report) else { return "no readable report" }
+        let suppressed = session.diagnostics.compactMap(\.suppressed).reduce(0, +)
+        var text = "\(session.diagnostics.count) diagnostics listed, \(suppressed) more counted, \(session.skipped.count) breaks skipped"
+        if let reason = session.skipped.first?.reason { text += " (first: \(reason.prefix(120)))" }
         return text
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import SenderProtocol
 
 /// Blocking calls to a receiver from the benchmark's own threads, each on a connection of its own, as
 /// a sender's poll makes them (the connection's setup is part of what it waits for).
@@ -21,8 +22,16 @@ enum ReceiverCall {
         return response
     }
 
-    static func json(_ object: Any) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+    /// A body as the wire writes it (keys sorted).
+    static func json(_ body: some Encodable) -> Data {
+        WireJSON.data(body)
+    }
+
+    /// The `/play` body of a detached cast of `url`.
+    static func detachedPlay(_ url: String) -> Data {
+        var order = PlayOrder(url: url)
+        order.detached = true
+        return order.jsonBody()
     }
 }
 
@@ -81,7 +90,7 @@ struct NeighbourProbe {
     /// Rounds for `seconds`, and at least `minimumRounds` however long they take.
     func measure(seconds: Double, minimumRounds: Int = 20) throws -> NeighbourFigures {
         var figures = NeighbourFigures()
-        let play = ReceiverCall.json(["url": playlist, "detached": true])
+        let play = ReceiverCall.detachedPlay(playlist)
         let end = monotonicSeconds() + seconds
         var round = 0
         while round < minimumRounds || monotonicSeconds() < end {

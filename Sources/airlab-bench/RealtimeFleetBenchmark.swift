@@ -1,5 +1,7 @@
-@preconcurrency import Glibc
 import Foundation
+@preconcurrency import Glibc
+import Origin
+import Sessions
 
 /// A `realtime` fleet on loopback, as issue 14 asks: one release `airlabd` with 100 Apple TV 4K
 /// replicas, each fetching a 60 s, 5 Mbit/s stream's segments as it plays (paced to its profile) from
@@ -64,15 +66,14 @@ struct RealtimeFleetBenchmark: Benchmark {
 
         origin.stop()
         let rows = try Self.originLog(log)
-        let delivered = rows.filter { ($0["client"] as? String) != nil && ($0["path"] as? String)?.hasSuffix(".ts") == true }
-        let deliveredBytes = delivered.compactMap { $0["bytes"] as? Int }.reduce(0, +)
+        let delivered = rows.filter { $0.client != nil && $0.path.hasSuffix(".ts") }
+        let deliveredBytes = delivered.map(\.bytes).reduce(0, +)
         let asked = segmentBytes * Self.receivers
-        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any] ?? [:]
-        let sessions = report["sessions"] as? [[String: Any]] ?? []
-        let totals = sessions.compactMap { $0["totals"] as? [String: Any] }
-        let stalls = totals.compactMap { $0["stalls"] as? Int }.reduce(0, +)
-        let stallSeconds = totals.compactMap { $0["stallSeconds"] as? Double }.reduce(0, +)
-        let failures = (report["failures"] as? [Any])?.count ?? Self.receivers
+        let report = try JSONDecoder().decode(SimulationReport.self, from: Data(contentsOf: out.appendingPathComponent("report.json")))
+        let sessions = report.sessions
+        let stalls = sessions.map(\.totals.stalls).reduce(0, +)
+        let stallSeconds = sessions.map(\.totals.stallSeconds).reduce(0, +)
+        let failures = report.failures.count
 
         let receiverSeconds = Double(Self.receivers) * Double(Self.seconds)
         let lines = [
@@ -102,9 +103,9 @@ struct RealtimeFleetBenchmark: Benchmark {
     }
 
     /// The origin's request log, read from its JSON Lines file: the in-memory log keeps the last rows only.
-    private static func originLog(_ file: URL) throws -> [[String: Any]] {
-        try String(contentsOf: file, encoding: .utf8).split(separator: "\n").compactMap {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    private static func originLog(_ file: URL) throws -> [OriginLogRow] {
+        try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map {
+            try JSONDecoder().decode(OriginLogRow.self, from: Data($0.utf8))
         }
     }
 
