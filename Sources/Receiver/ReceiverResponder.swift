@@ -86,8 +86,9 @@ struct ReceiverResponder: HTTPResponder {
         switch route {
         case .session: return try sessionReport(String(request.path.dropFirst("/sessions/".count)))
         case .play: return try await play(request)
-        case .scrub where request.method == "POST": return try command(try QueryCommand.scrub(request.query))
-        case .rate: return try command(try QueryCommand.rate(request.query))
+        case .scrub where request.method == "POST", .rate:
+            guard let asked = try QueryCommand.command(route, query: request.query) else { throw ProtocolError(status: 404, "no command at \(request.path)") }
+            return try command(asked)
         case .stop:
             core.active?.end(reason: "stopped by the sender")
             return HTTPResponse(status: 200)

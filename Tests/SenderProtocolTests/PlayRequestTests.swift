@@ -93,6 +93,23 @@ struct SenderMessagesTests {
         #expect(throws: ProtocolError.self) { try QueryCommand.rate(["value": "fast"]) }
     }
 
+    @Test("A command a sender writes as a target is read back by the receiver as the same command, on the route it names")
+    func queryCommandsRoundTrip() throws {
+        let commands: [PlaybackCommand] = [
+            .seek(to: 0), .seek(to: 40), .seek(to: 12.345678901234), .seek(to: 1e-9), .seek(to: 3e11), .seek(to: 1e300),
+            .setRate(0), .setRate(1), .setRate(0.5), .setRate(-1), .setRate(64),
+        ]
+        for command in commands {
+            let target = try #require(QueryCommand.target(of: command))
+            let parts = try #require(URLComponents(string: target))
+            let route = try #require(Route(path: parts.path))
+            #expect(QueryCommand.route(of: command) == route)
+            let query = Dictionary(uniqueKeysWithValues: (parts.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+            #expect(try QueryCommand.command(route, query: query) == command, "\(target)")
+        }
+        #expect(QueryCommand.target(of: .stop) == nil && QueryCommand.target(of: .play(from: nil)) == nil)
+    }
+
     @Test("playback-info carries duration exactly while a session plays")
     func durationOnlyWhilePlaying() throws {
         var engine = PlaybackEngine(plan: PlaybackPlan(primaryDuration: 60))
