@@ -15,11 +15,14 @@ let package = Package(
         .target(name: "CivilTime"),
         /// Named threads of the process's own, off Swift's cooperative pool.
         .target(name: "OwnThreads"),
+        /// Numbers as a person writes them in a sentence ("3", "2.5", never "3.0"): the one spelling every
+        /// message, report and query uses.
+        .target(name: "NumberText"),
         /// JSON documents as values (`JSONValue`, with bounds on what a document may hold) and the
         /// validator of the schemas airlab ships; profiles, fleets, group scenarios and wire bodies use them.
-        .target(name: "JSONDocument"),
+        .target(name: "JSONDocument", dependencies: ["NumberText"]),
         /// Playlists, interstitial events, the interstitial schedule and diagnostics. No I/O.
-        .target(name: "HLS", dependencies: ["CivilTime"]),
+        .target(name: "HLS", dependencies: ["CivilTime", "NumberText"]),
         /// The small argument parser both executables share.
         .target(name: "Arguments"),
 
@@ -34,28 +37,28 @@ let package = Package(
         .target(name: "COnDemand"),
         /// What probing learns and how it is compared and reported: media parameters, codec strings,
         /// dynamic range, comparisons, probe errors. Values only, no FFmpeg, so profiles and reports can use them.
-        .target(name: "MediaValues"),
+        .target(name: "MediaValues", dependencies: ["NumberText"]),
         /// Demuxing media bytes with FFmpeg's libraries (avio over memory only: FFmpeg opens no URL):
         /// probing, per-segment analysis (packets only, no decoding), and the probe cache.
         .target(name: "Media", dependencies: ["MediaValues", "CFFmpeg", "COnDemand"]),
         /// The per-segment checks of `airlab validate`: surveyed segments (their facts and fetch
         /// outcomes) to diagnostics with stable codes. Pure.
-        .target(name: "Conformance", dependencies: ["HLS", "MediaValues"]),
+        .target(name: "Conformance", dependencies: ["HLS", "MediaValues", "NumberText"]),
 
         // MARK: - Emulation
 
         /// Receiver profiles and what they model: the transition-latency model, the buffer and retry
         /// model, variant selection, the seeded draws. Reads the shipped profile files; no other I/O.
-        .target(name: "Profiles", dependencies: ["HLS", "JSONDocument", "MediaValues"], resources: [.copy("Shipped")]),
+        .target(name: "Profiles", dependencies: ["HLS", "JSONDocument", "MediaValues", "NumberText"], resources: [.copy("Shipped")]),
         /// The pure playback engine: it plays one cast's plan (the schedule's breaks, the media buffer,
         /// SDK breaks, picture in picture) and says what happened and what to fetch. No clock, no I/O.
-        .target(name: "Playback", dependencies: ["HLS", "JSONDocument", "Profiles"]),
+        .target(name: "Playback", dependencies: ["HLS", "JSONDocument", "Profiles", "NumberText"]),
         /// The one session driver that runs many sessions on one clock, virtual or real, the clocks, the
         /// network model that answers an engine's fetches, and the session report.
         .target(name: "Sessions", dependencies: ["HLS", "Playback", "Profiles"]),
         /// Watch-together groups (AVFoundation's coordinated playback): the coordinator, the follower
         /// that joins an engine to it, group simulations on a virtual clock, and their reports.
-        .target(name: "Coordination", dependencies: ["HLS", "JSONDocument", "Playback", "Profiles", "Sessions"]),
+        .target(name: "Coordination", dependencies: ["HLS", "JSONDocument", "Playback", "Profiles", "Sessions", "NumberText"]),
 
         // MARK: - I/O and reports
 
@@ -63,18 +66,18 @@ let package = Package(
         /// http(s) URLs under one location rule, with size caps, timeouts, bounded redirects and byte
         /// ranges, and resolves interstitial durations from their assets. Its http(s) reads go through
         /// Transport, the one HTTP client.
-        .target(name: "Loading", dependencies: ["HLS", "OwnThreads", "Transport"]),
+        .target(name: "Loading", dependencies: ["HLS", "OwnThreads", "Transport", "NumberText"]),
         /// Preparing a cast: reads the playlist and its assets, decides what to probe and probes it
         /// (through Loading and Media), plans one receiver's playback.
         .target(name: "Casting", dependencies: ["HLS", "Loading", "Media", "MediaValues", "Coordination", "Playback", "Profiles", "Sessions"]),
         /// The sender protocol's messages as Codable types, used by the receiver and the sender side alike:
         /// /play bodies in every form, query commands, playback info, identity and TXT record, /sessions,
         /// events for /reverse and /events, and the routes. No I/O.
-        .target(name: "SenderProtocol", dependencies: ["HLS", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions"]),
+        .target(name: "SenderProtocol", dependencies: ["HLS", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
         /// Views of session reports: text, JSON, JUnit XML, and HTML with SVG timelines.
-        .target(name: "Reports", dependencies: ["Conformance", "HLS", "MediaValues", "Coordination", "Profiles", "Sessions"]),
+        .target(name: "Reports", dependencies: ["Conformance", "HLS", "MediaValues", "Coordination", "Profiles", "Sessions", "NumberText"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
-        .target(name: "Inspection", dependencies: ["HLS", "Loading"]),
+        .target(name: "Inspection", dependencies: ["HLS", "Loading", "NumberText"]),
 
         // MARK: - Discovery
 
@@ -115,19 +118,19 @@ let package = Package(
 
         /// One or many emulated receivers: sessions on the shared driver's scaled real clock (one per
         /// fleet), the sender protocol's routes, events, stored reports, metrics.
-        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions"]),
+        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
 
         // MARK: - The sender side
 
         /// Casting to receivers, driving and watching them, running a playlist on a fleet, and the
         /// folder server and local fleet that support them.
-        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "SenderProtocol", "Discovery", "HLS", "Reports", "Coordination", "Playback", "Sessions"]),
+        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "SenderProtocol", "Discovery", "HLS", "Reports", "Coordination", "Playback", "Sessions", "NumberText"]),
 
         // MARK: - Executables
 
         .executableTarget(
             name: "airlab",
-            dependencies: ["Arguments", "HLS", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Conformance", "Reports", "Lab", "SenderProtocol", "Origin", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions"]),
+            dependencies: ["Arguments", "HLS", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Conformance", "Reports", "Lab", "SenderProtocol", "Origin", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
         /// The receiver daemon: arguments, signals, the fleet. Thin.
         .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Loading", "Casting", "Media", "HTTP", "Playback", "Profiles"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
@@ -162,7 +165,7 @@ let package = Package(
         // MARK: - Tests
 
         .target(name: "TestSupport", dependencies: ["ChildProcess", "MediaValues"], path: "Tests/TestSupport", resources: [.copy("Resources")]),
-        .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport"]),
+        .testTarget(name: "HLSTests", dependencies: ["HLS", "TestSupport", "NumberText"]),
         .testTarget(name: "ArgumentsTests", dependencies: ["Arguments"]),
         .testTarget(name: "InspectionTests", dependencies: ["Inspection", "HLS"]),
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),

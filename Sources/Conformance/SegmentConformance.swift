@@ -1,5 +1,6 @@
 import HLS
 import MediaValues
+import NumberText
 
 /// The per-segment checks of `airlab validate` (docs/validate.md): pure functions from
 /// surveyed renditions to diagnostics. No I/O, no clock: the survey measured everything first.

@@ -1,5 +1,6 @@
 import HLS
 import MediaValues
+import NumberText
 
 /// SEG-EXTINF, SEG-TARGET, SEG-TS-GAP/OVERLAP, SEG-DISC-MISSING and SEG-TL-DRIFT: the segments'
 /// timestamps against each other and against the playlist's durations.

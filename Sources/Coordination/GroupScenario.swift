@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import JSONDocument
+import NumberText
 import Sessions
 
 /// A group lab file (GROUP.json, `airlab group simulate`): the content, the group's policy, the link,

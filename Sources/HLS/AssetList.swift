@@ -1,4 +1,5 @@
 import Foundation
+import NumberText
 
 /// The JSON document an X-ASSET-LIST points at: the assets of one break, resolved when it is due.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import NumberText
 
 /// EXT-X-DATERANGE: a range of time on the playlist's dates, carrying attributes (RFC 8216bis §4.4.5.1).
 ///

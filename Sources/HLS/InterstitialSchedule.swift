@@ -1,3 +1,5 @@
+import NumberText
+
 /// Where the duration of an interstitial came from, from the most to the least reliable.
 public enum DurationSource: String, Sendable, Codable {
     /// The sum of the DURATIONs of a fetched asset list.

@@ -1,3 +1,5 @@
+import NumberText
+
 /// The range a number read from a playlist or an asset list may take, decided once, here.
 ///
 /// The spec's grammar allows any number of digits, so a hostile or broken file can write 2^64 or

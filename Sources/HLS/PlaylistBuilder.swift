@@ -1,4 +1,5 @@
 import Foundation
+import NumberText
 
 /// Accumulates the tags and URIs of one playlist, line by line, into a multivariant or media playlist.
 struct PlaylistBuilder {

@@ -1,3 +1,5 @@
+import NumberText
+
 /// One stitched ad: a stretch of the primary item that is not programme.
 ///
 /// Positions are exact sums of EXTINF (`ExactSeconds`); the `Double` views are computed once from them,

@@ -1,3 +1,5 @@
+import NumberText
+
 /// How a participant says which parts of its primary item are stitched ads (SSAI), not programme.
 ///
 /// Three ways, one per line of the command-line syntax that `init(argument:)` reads:

@@ -1,4 +1,5 @@
 import HLS
+import NumberText
 
 /// Rows of text in left-aligned columns, two spaces apart, for terminal output.
 struct TextTable {

@@ -1,4 +1,5 @@
 import Foundation
+import NumberText
 
 /// A JSON document as a value, keeping booleans apart from numbers.
 ///
@@ -108,7 +109,7 @@ public indirect enum JSONValue: Codable, Equatable, Sendable {
         switch self {
         case .null: "null"
         case .bool(let value): String(value)
-        case .number(let value): value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        case .number(let value): value.plainText
         case .string(let value): "\"\(value)\""
         case .array(let values): "[\(values.map(\.description).joined(separator: ", "))]"
         case .object: "an object"

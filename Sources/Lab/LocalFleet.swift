@@ -2,6 +2,7 @@ import ChildProcess
 import Foundation
 import HLS
 import HTTP
+import NumberText
 import Playback
 import SenderProtocol
 import Synchronization

@@ -1,5 +1,6 @@
 import Discovery
 import HLS
+import NumberText
 
 /// Finds receivers: by browsing `_airplay._tcp` over mDNS, or directly at a `HOST:PORT`.
 public struct ReceiverDirectory: Sendable {

@@ -1,3 +1,5 @@
+import NumberText
+
 /// Why a resource (a playlist, an asset list, a segment, an init section) could not be read, and from where.
 ///
 /// The description is one sentence that names the location and the reason, fit for a command's
@@ -86,7 +88,7 @@ extension LoadingError.Reason: CustomStringConvertible {
     }
 
     private static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        seconds.plainText
     }
 
     private static func format(bytes: Int) -> String {

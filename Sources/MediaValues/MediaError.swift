@@ -1,3 +1,5 @@
+import NumberText
+
 /// Why an asset could not be probed, with the input it concerns.
 ///
 /// `description` is the one line the CLI prints: the input as the user gave it, then the reason.
@@ -98,7 +100,6 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func format(_ seconds: Double) -> String {
-        // Whole seconds print without ".0"; anything Int cannot hold exactly (or not finite) as it is.
-        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+        seconds.plainText
     }
 }

@@ -1,4 +1,5 @@
 import HLS
+import NumberText
 import Profiles
 
 /// What a receiver shows a sender: the coarse state of a session.
@@ -38,7 +39,7 @@ public enum PlaybackCommand: Sendable, Hashable, CustomStringConvertible {
 
     /// Seconds as commands and reasons write them: "40", "12.5".
     public static func format(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e12 ? String(Int(value)) : String(value)
+        value.plainText
     }
 }
 

@@ -1,4 +1,5 @@
 import HLS
+import NumberText
 import Profiles
 
 /// Ads stitched into a participant's own item (SSAI), declared as item-time ranges: what

@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import MediaValues
+import NumberText
 
 /// How long one receiver profile takes to switch between two pieces of media (docs/simulate.md, "Receiver profiles and the latency model").
 ///

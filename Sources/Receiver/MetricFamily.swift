@@ -1,3 +1,5 @@
+import NumberText
+
 /// One metric family of the Prometheus text exposition (version 0.0.4): a name, a type, a help line
 /// and its samples. Every `/metrics` airlab serves, a receiver's own and the process's, is a list of
 /// these written by `MetricFamily.exposition`, the one writer of the format.
@@ -72,6 +74,6 @@ struct MetricFamily: Sendable, Equatable {
 
     /// A sample value: whole numbers without a fraction, others as Swift writes a Double.
     static func number(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        value.plainText
     }
 }

@@ -1,4 +1,5 @@
 import HLS
+import NumberText
 import Profiles
 import Sessions
 

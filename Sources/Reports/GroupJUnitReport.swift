@@ -1,6 +1,7 @@
 import Coordination
 import Foundation
 import HLS
+import NumberText
 
 /// The JUnit XML view of a group run: a suite per participant, a case per group break (failing past
 /// `--max-wait` or `--max-missed`) and one for its sync error (failing past `--max-desync-s`).

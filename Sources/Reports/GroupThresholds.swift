@@ -1,4 +1,5 @@
 import Coordination
+import NumberText
 
 /// What makes a group run fail in CI: waiting, content missed, or time out of sync past a bound.
 public struct GroupThresholds: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import NumberText
 import Sessions
 
 /// The JUnit XML view of a run: a test suite per receiver, a test case per interstitial, failing where

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import NumberText
 import Profiles
 import Sessions
 

@@ -2,6 +2,7 @@ import Conformance
 import Foundation
 import HLS
 import MediaValues
+import NumberText
 
 /// `airlab validate`'s report as a person reads it: per role, its renditions, then its findings.
 public enum ValidationReportText {

@@ -1,9 +1,11 @@
+import NumberText
 import Playback
 
 /// The commands senders put in query strings: `POST /scrub?position=S`, `POST /rate?value=R`.
 ///
 /// Both ends go through here: a sender writes a command's target with `target(of:)` and a receiver
-/// reads it back with `command(_:query:)`, so a route's query name and number format are spelled once.
+/// reads it back with `command(_:query:)`, so a route's query name is spelled once. Numbers are
+/// written as `plainText`, the shortest form that reads back as the same `Double`.
 public enum QueryCommand {
     /// The route a command is sent to; nil for a command that is not sent in a query.
     public static func route(of command: PlaybackCommand) -> Route? {
@@ -17,8 +19,8 @@ public enum QueryCommand {
     /// The request target (path and query) that sends `command`; nil for one not sent in a query.
     public static func target(of command: PlaybackCommand) -> String? {
         switch command {
-        case .seek(let position): Route.scrub.path() + "?position=" + text(position)
-        case .setRate(let rate): Route.rate.path() + "?value=" + text(rate)
+        case .seek(let position): Route.scrub.path() + "?position=" + position.plainText
+        case .setRate(let rate): Route.rate.path() + "?value=" + rate.plainText
         default: nil
         }
     }
@@ -44,11 +46,5 @@ public enum QueryCommand {
     public static func rate(_ query: [String: String]) throws(ProtocolError) -> PlaybackCommand {
         guard let text = query["value"] else { throw ProtocolError("/rate needs ?value=RATE") }
         return .setRate(try PlayRequest.number(text, "value"))
-    }
-
-    /// A number as a query carries it: whole numbers without a fraction (`40`, as senders write
-    /// them), others in the shortest form that reads back as the same `Double`.
-    static func text(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

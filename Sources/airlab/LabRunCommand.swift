@@ -2,6 +2,7 @@ import Arguments
 import Casting
 import Foundation
 import Lab
+import NumberText
 import Playback
 import Reports
 import SenderProtocol
@@ -189,7 +190,7 @@ enum LabRunCommand {
                 .init(profile: $0, reason: ReceiverError(receiver: "receiver \"\($0)\"", problem: .notFoundOnNetwork("did not answer on mDNS")).description)
             }
             if receivers.isEmpty && missing.isEmpty {
-                throw .other("no airlab receiver answered on mDNS within \(PlainNumber.text(options.discoveryTimeout)) s; start some (airlabd) or give --profile")
+                throw .other("no airlab receiver answered on mDNS within \(options.discoveryTimeout.plainText) s; start some (airlabd) or give --profile")
             }
         } else {
             do throws(FleetError) {

@@ -1,7 +1,8 @@
 import Arguments
 import Foundation
-import Lab
 import HLS
+import Lab
+import NumberText
 import SenderProtocol
 
 /// `airlab watch --to … [--json] [--until-end]`: the receiver's events as they happen.
@@ -72,7 +73,7 @@ enum WatchCommand {
         if let state = event.state, event.knownKind == .stateChanged { parts.append(state.name) }
         if let eventID = event.eventID { parts.append("'\(eventID)'" + (event.assetIndex.map { " asset \($0 + 1)" } ?? "")) }
         if let position = event.position { parts.append(String(format: "at %.1f s", position)) }
-        if let rate = event.rate, event.knownKind == .rateChanged { parts.append("rate \(PlainNumber.text(rate))") }
+        if let rate = event.rate, event.knownKind == .rateChanged { parts.append("rate \(rate.plainText)") }
         if let transition = event.transition { parts.append("switch \(Int(roundingSaturated: transition.totalMilliseconds)) ms") }
         if let command = event.command { parts.append("command \(command)") }
         if let restriction = event.restriction { parts.append("restriction \(restriction.name)") }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import HLS
+import NumberText
+import Testing
 
 /// Every number a playlist or an asset list can write is read without a trap: what lies outside
 /// `NumericRange` is refused with `number.out-of-range` on its line, and the rest of the file is read.
