@@ -86,7 +86,7 @@ let package = Package(
         /// Not linked: COnDemand defines the two functions HTTP calls and loads libcrypto on first use.
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
         /// The HTTP server the receiver speaks through: keep-alive, limits, timeouts, upgrades, SSE.
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CCrypto", "COnDemand", "CivilTime", "OwnThreads"]),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "COnDemand", "CivilTime", "OwnThreads"]),
         /// The test origin: a folder served with injected faults (statuses, holds, pacing, stalls, cut and
         /// mislabelled bodies, redirects) from a validated plan, and its request log with timings.
         .target(name: "Origin", dependencies: ["HTTP", "HLS", "JSONDocument"]),
@@ -113,7 +113,7 @@ let package = Package(
 
         /// Casting to receivers, driving and watching them, running a playlist on a fleet, and the
         /// folder server and local fleet that support them.
-        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "SenderProtocol", "Discovery", "Emulation", "HLS", "Reports"]),
+        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "OwnThreads", "SenderProtocol", "Discovery", "Emulation", "HLS", "Reports", "Transport"]),
 
         // MARK: - Executables
 
@@ -128,7 +128,7 @@ let package = Package(
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
         .executableTarget(
             name: "airlab-bench",
-            dependencies: ["ChildProcess", "HLS", "HTTP", "Media", "MediaValues", "Casting", "Conformance", "Emulation", "Origin", "Transport"]),
+            dependencies: ["ChildProcess", "HLS", "Media", "MediaValues", "Casting", "Conformance", "Emulation", "Origin", "Transport"]),
 
         // MARK: - Fuzzing
 
@@ -180,7 +180,7 @@ let package = Package(
                 "fuzz-request-head", "fuzz-segment-probe", "fuzz-segment-analysis", "fuzz-group-scenario", "fuzz-fetch-trace", "fuzz-fault-plan",
                 "fuzz-fleet-file", "fuzz-receiver-list",
             ]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CivilTime", "TestSupport"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CivilTime", "TestSupport", "Transport"]),
         /// The test origin's plan, delivery and log, and its faults seen by a real client (Transport).
         .testTarget(name: "OriginTests", dependencies: ["Origin", "HLS", "Transport", "TestSupport"]),
         /// The token bucket and the time ledger, and paced transfers against the test origin.
@@ -195,7 +195,7 @@ let package = Package(
         /// The sender side against fake receivers and against the real daemon, and the sender's commands.
         .testTarget(
             name: "LabTests",
-            dependencies: ["Lab", "HTTP", "Emulation", "Casting", "JSONDocument", "Reports", "SenderProtocol", "TestSupport", "airlab", "airlabd"]),
+            dependencies: ["Lab", "HTTP", "Emulation", "Casting", "JSONDocument", "Reports", "SenderProtocol", "TestSupport", "Transport", "airlab", "airlabd"]),
     ],
     swiftLanguageModes: [.v6]
 )

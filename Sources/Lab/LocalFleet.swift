@@ -1,10 +1,10 @@
 import ChildProcess
 import Emulation
 import Foundation
-import HTTP
 import SenderProtocol
 import Synchronization
 import HLS
+import OwnThreads
 
 /// A fleet of receivers in one `airlabd` this process starts on 127.0.0.1, one per profile, for a lab
 /// run that needs no network: any free ports, no mDNS, a state folder of its own that goes away after.
