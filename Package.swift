@@ -183,8 +183,9 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CivilTime", "TestSupport", "Transport"]),
         /// The test origin's plan, delivery and log, and its faults seen by a real client (Transport).
         .testTarget(name: "OriginTests", dependencies: ["Origin", "HLS", "Transport", "TestSupport"]),
-        /// The token bucket and the time ledger, and paced transfers against the test origin.
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "Origin", "Emulation", "TestSupport"]),
+        /// The token bucket and the time ledger, paced transfers against the test origin, and the requests,
+        /// event streams and kept connections of the sender's side against the HTTP server and hostile peers.
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP", "Origin", "Emulation", "TestSupport"]),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "Emulation", "HLS", "Origin", "TestSupport", "airlab", "airlabd"]),
         /// Checks the units in deploy/systemd/ with systemd-analyze, against the rules they must keep and
         /// against the options the built airlabd takes.
