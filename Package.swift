@@ -28,7 +28,7 @@ let package = Package(
         /// libavformat, libavcodec, libavutil's headers; `shim.h` wraps the macros Swift cannot import.
         /// Not linked: COnDemand defines the functions Media calls and loads the libraries on first use.
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
-        /// FFmpeg's, libcurl's, libmicrohttpd's and libcrypto's functions, forwarded to the libraries it opens the
+        /// FFmpeg's, libcurl's and libmicrohttpd's functions, forwarded to the libraries it opens the
         /// first time one is called, so that a process that never demuxes, fetches or serves (`airlab
         /// --help`, `playlist inspect` of a file) never loads them and the libraries they bring.
         .target(name: "COnDemand"),
@@ -82,9 +82,6 @@ let package = Package(
         /// libmicrohttpd; `shim.h` wraps its variadic calls and expression macros.
         /// Not linked: COnDemand defines the functions HTTP calls and loads the library on first use.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
-        /// OpenSSL's libcrypto's headers, for the MD5 of HTTP Digest on the client side; imported by HTTP only.
-        /// Not linked: COnDemand defines the two functions HTTP calls and loads libcrypto on first use.
-        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
         /// The HTTP server the receiver speaks through: keep-alive, limits, timeouts, upgrades, SSE.
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "COnDemand", "CivilTime", "OwnThreads"]),
         /// The test origin: a folder served with injected faults (statuses, holds, pacing, stalls, cut and
@@ -93,9 +90,10 @@ let package = Package(
         /// libcurl's headers; `shim.h` wraps its variadic option and info calls and its expression macros.
         /// Not linked: COnDemand defines the functions Transport calls and loads libcurl on first use.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        /// HTTP transfers on libcurl's multi interface, on one thread: monotonic timings, connection reuse,
-        /// timeouts, and pacing by each client's own token bucket, origin-limited time kept apart from
-        /// receiver-limited time.
+        /// The process's one HTTP client: transfers on libcurl's multi interface, on one thread (GET, HEAD,
+        /// POST, DELETE, Digest answers, server-sent event streams, connections kept in pools of their own),
+        /// with monotonic timings, connection reuse, timeouts, and pacing by each client's own token bucket,
+        /// origin-limited time kept apart from receiver-limited time.
         .target(name: "Transport", dependencies: ["CCurl", "COnDemand", "OwnThreads"]),
 
         // MARK: - Processes

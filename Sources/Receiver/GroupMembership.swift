@@ -68,7 +68,7 @@ final class GroupMembership: Sendable {
         let (offset, bound) = try await synchronize(request, clock: clock).get()
         let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         let participant = request.participant.addingPercentEncoding(withAllowedCharacters: unreserved) ?? request.participant
-        var listen = exchange(request, request.path + "/events?participant=\(participant)")
+        var listen = hostRequest(request, request.path + "/events?participant=\(participant)")
         // The host sends commands when the group has some, which may be minutes apart, and no
         // heartbeats: the stream waits as long as the membership lasts.
         listen.totalTimeout = nil
@@ -82,7 +82,7 @@ final class GroupMembership: Sendable {
         case .refused(let status, _, let answer): throw refusal(status: status, String(decoding: answer, as: UTF8.self))
         case .failed(let error): throw ProtocolError(status: 502, "\(host): \(error)")
         }
-        var post = exchange(request, request.path + "/inputs")
+        var post = hostRequest(request, request.path + "/inputs")
         post.method = .post
         post.body = body
         post.headers.append(("Content-Type", "application/json"))
@@ -106,7 +106,7 @@ final class GroupMembership: Sendable {
     }
 
     /// A GET of `target` on the host, with the membership's timeouts and a cap on what it answers.
-    static func exchange(_ request: GroupMembershipRequest, _ target: String) -> TransferRequest {
+    static func hostRequest(_ request: GroupMembershipRequest, _ target: String) -> TransferRequest {
         TransferRequest(
             url: url(request, target), connectTimeout: .seconds(timeout), firstByteTimeout: .seconds(timeout),
             lowSpeed: TransferRequest.LowSpeed(bytesPerSecond: 1, seconds: Int(timeout)), totalTimeout: .seconds(6 * timeout),
@@ -130,7 +130,7 @@ final class GroupMembership: Sendable {
         _ request: GroupMembershipRequest, clock: any PlaybackClock
     ) async -> Result<(offset: Double, bound: Double), ProtocolError> {
         var best: (offset: Double, delay: Double)?
-        let reading = exchange(request, request.path + "/clock")
+        let reading = hostRequest(request, request.path + "/clock")
         for _ in 0..<4 {
             let sent = clock.now
             let answer = await TransferLoop.shared.fetch(reading)

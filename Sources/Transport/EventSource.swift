@@ -51,7 +51,7 @@ public final class EventSource: Sendable {
                 }
                 let task = Task {
                     let result = await loop.fetch(sent, receiver: reader)
-                    reader.finished(result) { refusal in opened.resume(returning: refusal) }
+                    reader.finished(result) { opening in opened.resume(returning: opening) }
                 }
                 fetch.started(task)
             }
@@ -108,7 +108,7 @@ public enum EventStreamError: Error, Sendable, Equatable, CustomStringConvertibl
 
 /// The stream's `TransferReceiver`: on the loop's thread it splits the body into lines, parses them
 /// and hands each event to the stream; before a 2xx head it keeps the start of a refusal's body.
-final class EventStreamReader: TransferReceiver, @unchecked Sendable {
+final class EventStreamReader: TransferReceiver, Sendable {
     private struct State {
         var openHandler: (@Sendable (TransferHead) -> Void)?
         var open = false
@@ -172,14 +172,14 @@ final class EventStreamReader: TransferReceiver, @unchecked Sendable {
     }
 
     /// The transfer ended: the stream finishes, or, when it never opened, the opening learns why.
-    func finished(_ result: TransferResult, refused: (EventSource.Opening) -> Void) {
+    func finished(_ result: TransferResult, unopened: (EventSource.Opening) -> Void) {
         let (open, tooLarge, body) = state.withLock { ($0.open, $0.tooLarge, $0.refusal) }
         guard open else {
             events.finish()
             if let status = result.status, result.error == nil || result.error == .endedByReceiver {
-                refused(.refused(status: status, headers: result.headers, body: body))
+                unopened(.refused(status: status, headers: result.headers, body: body))
             } else {
-                refused(.failed(.transfer(result.error ?? .partialBody("no answer"))))
+                unopened(.failed(.transfer(result.error ?? .partialBody("no answer"))))
             }
             return
         }
