@@ -18,8 +18,8 @@ public final class EventSource: Sendable {
         case failed(EventStreamError)
     }
 
-    /// Longest line the stream may send, and most bytes one event may gather: a server cannot make
-    /// the client hold more than this.
+    /// Longest line the stream may send, and most bytes one event may gather, unless the opener says
+    /// otherwise: a server cannot make the client hold more than this.
     public static let maximumEventBytes = 1 << 20
     /// Bytes of a refusal's body kept; the transfer ends there.
     public static let maximumRefusalBytes = 64 * 1024
@@ -36,11 +36,14 @@ public final class EventSource: Sendable {
     }
 
     /// Sends `request` (a GET, with `Accept: text/event-stream` added) and waits for the answer's head.
-    public static func open(_ request: TransferRequest, on loop: TransferLoop = .shared) async -> Opening {
+    ///
+    /// - Parameter maximumEventBytes: the longest line, and the most bytes one event may gather; past
+    ///   it the stream fails with `EventStreamError.eventTooLarge`.
+    public static func open(_ request: TransferRequest, maximumEventBytes: Int = maximumEventBytes, on loop: TransferLoop = .shared) async -> Opening {
         var request = request
         if !request.headers.contains(where: { $0.name.lowercased() == "accept" }) { request.headers.append(("Accept", "text/event-stream")) }
         let (events, continuation) = AsyncThrowingStream.makeStream(of: StreamedEvent.self)
-        let reader = EventStreamReader(events: continuation)
+        let reader = EventStreamReader(events: continuation, maximumEventBytes: max(1, maximumEventBytes))
         let fetch = StreamFetch()
         continuation.onTermination = { _ in fetch.cancel() }
         let sent = request
@@ -95,7 +98,7 @@ private final class StreamFetch: Sendable {
 /// Why an event stream could not be opened or did not end cleanly.
 public enum EventStreamError: Error, Sendable, Equatable, CustomStringConvertible {
     case transfer(TransferError)
-    /// A line or an event longer than `EventSource.maximumEventBytes`.
+    /// A line or an event longer than the stream's cap (`EventSource.maximumEventBytes` unless its opener set another).
     case eventTooLarge(limit: Int)
 
     public var description: String {
@@ -121,9 +124,11 @@ final class EventStreamReader: TransferReceiver, Sendable {
 
     private let state = Mutex(State())
     private let events: AsyncThrowingStream<StreamedEvent, any Error>.Continuation
+    private let maximumEventBytes: Int
 
-    init(events: AsyncThrowingStream<StreamedEvent, any Error>.Continuation) {
+    init(events: AsyncThrowingStream<StreamedEvent, any Error>.Continuation, maximumEventBytes: Int) {
         self.events = events
+        self.maximumEventBytes = maximumEventBytes
     }
 
     func whenOpen(_ handler: @escaping @Sendable (TransferHead) -> Void) {
@@ -151,21 +156,27 @@ final class EventStreamReader: TransferReceiver, Sendable {
                 state.refusal.append(contentsOf: body.prefix(EventSource.maximumRefusalBytes - state.refusal.count))
                 return state.refusal.count < EventSource.maximumRefusalBytes
             }
-            for byte in body {
-                guard byte == UInt8(ascii: "\n") else {
-                    state.line.append(byte)
-                    continue
+            var rest = body[...]
+            while true {
+                let newline = rest.firstIndex(of: UInt8(ascii: "\n"))
+                let piece = rest[..<(newline ?? rest.endIndex)]
+                // Checked before the bytes are kept, so the line never grows past the cap.
+                guard state.line.count + piece.count <= maximumEventBytes else {
+                    state.tooLarge = true
+                    return false
                 }
+                state.line.append(contentsOf: piece)
+                guard let newline else { return true }
+                rest = rest[(newline + 1)...]
                 if state.line.last == UInt8(ascii: "\r") { state.line.removeLast() }
                 state.eventBytes = state.line.isEmpty ? 0 : state.eventBytes + state.line.count
+                guard state.eventBytes <= maximumEventBytes else {
+                    state.tooLarge = true
+                    return false
+                }
                 if let event = state.parser.consume(line: String(decoding: state.line, as: UTF8.self)) { ready.append(event) }
                 state.line.removeAll(keepingCapacity: true)
             }
-            guard state.line.count <= EventSource.maximumEventBytes, state.eventBytes <= EventSource.maximumEventBytes else {
-                state.tooLarge = true
-                return false
-            }
-            return true
         }
         for event in ready { events.yield(event) }
         return keepGoing
@@ -185,7 +196,7 @@ final class EventStreamReader: TransferReceiver, Sendable {
         }
         switch result.error {
         case nil, .cancelled?: events.finish()
-        case _ where tooLarge: events.finish(throwing: EventStreamError.eventTooLarge(limit: EventSource.maximumEventBytes))
+        case _ where tooLarge: events.finish(throwing: EventStreamError.eventTooLarge(limit: maximumEventBytes))
         case let error?: events.finish(throwing: EventStreamError.transfer(error))
         }
     }

@@ -35,8 +35,11 @@ final class EventServer: Sendable {
 
 @Suite("Event streams read on the transfer loop")
 struct EventSourceTests {
+    /// A small cap, so that the tests that pass it move little data.
+    static let cap = 16 * 1024
+
     func open(_ url: String, lowSpeed: TransferRequest.LowSpeed? = nil) async -> EventSource.Opening {
-        await EventSource.open(TransferRequest(url: url, firstByteTimeout: .seconds(30), lowSpeed: lowSpeed))
+        await EventSource.open(TransferRequest(url: url, firstByteTimeout: .seconds(30), lowSpeed: lowSpeed), maximumEventBytes: Self.cap)
     }
 
     @Test("Events arrive in order as they are pushed, comments and heartbeats skipped, and the server's end ends the stream")
@@ -57,6 +60,19 @@ struct EventSourceTests {
         var events: [StreamedEvent] = []
         for try await event in source.events { events.append(event) }
         #expect(events == [StreamedEvent(event: "state-changed", data: "{\"state\":\"idle\"}"), StreamedEvent(data: "one\ntwo", id: "7")])
+    }
+
+    @Test("Lines that end in CRLF read as lines that end in LF")
+    func crlfLines() async throws {
+        let peer = try ScriptedPeer(answer: Data("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\nevent: a\r\ndata: 1\r\n\r\n".utf8))
+        defer { peer.stop() }
+        guard case .open(let source) = await open(peer.url) else {
+            Issue.record("the stream did not open")
+            return
+        }
+        var iterator = source.events.makeAsyncIterator()
+        #expect(try await iterator.next() == StreamedEvent(event: "a", data: "1"))
+        source.close()
     }
 
     @Test("close() from elsewhere ends a read that waits on a silent stream, without an error")
@@ -103,33 +119,33 @@ struct EventSourceTests {
     @Test("A line without end is cut at the event cap: the stream fails with the limit, the client holds no more")
     func endlessLine() async throws {
         let peer = try ScriptedPeer(
-            answer: Data("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: ".utf8), repeating: Data(repeating: 0x61, count: 64 * 1024))
+            answer: Data("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: ".utf8), repeating: Data(repeating: 0x61, count: 4096))
         defer { peer.stop() }
         guard case .open(let source) = await open(peer.url) else {
             Issue.record("the stream did not open")
             return
         }
         let error = await #expect(throws: EventStreamError.self) { for try await _ in source.events {} }
-        #expect(error == .eventTooLarge(limit: EventSource.maximumEventBytes))
+        #expect(error == .eventTooLarge(limit: Self.cap))
     }
 
     @Test("Many short data lines that never end their event are cut at the same cap")
     func endlessEvent() async throws {
         let peer = try ScriptedPeer(
             answer: Data("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n".utf8),
-            repeating: Data(String(repeating: "data: x\n", count: 8192).utf8))
+            repeating: Data(String(repeating: "data: x\n", count: 512).utf8))
         defer { peer.stop() }
         guard case .open(let source) = await open(peer.url) else {
             Issue.record("the stream did not open")
             return
         }
         let error = await #expect(throws: EventStreamError.self) { for try await _ in source.events {} }
-        #expect(error == .eventTooLarge(limit: EventSource.maximumEventBytes))
+        #expect(error == .eventTooLarge(limit: Self.cap))
     }
 
     @Test("A refusal whose body never ends is cut after its first 64 KiB")
     func endlessRefusal() async throws {
-        let peer = try ScriptedPeer(answer: Data("HTTP/1.1 503 Busy\r\n\r\n".utf8), repeating: Data(repeating: 0x62, count: 16 * 1024))
+        let peer = try ScriptedPeer(answer: Data("HTTP/1.1 503 Busy\r\n\r\n".utf8), repeating: Data(repeating: 0x62, count: 4096))
         defer { peer.stop() }
         guard case .refused(let status, _, let body) = await open(peer.url) else {
             Issue.record("a 503 opened a stream")
