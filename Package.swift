@@ -31,7 +31,7 @@ let package = Package(
         /// libavformat, libavcodec, libavutil's headers; `shim.h` wraps the macros Swift cannot import.
         /// Not linked: COnDemand defines the functions Media calls and loads the libraries on first use.
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
-        /// FFmpeg's, libcurl's, libmicrohttpd's and libcrypto's functions, forwarded to the libraries it opens the
+        /// FFmpeg's, libcurl's and libmicrohttpd's functions, forwarded to the libraries it opens the
         /// first time one is called, so that a process that never demuxes, fetches or serves (`airlab
         /// --help`, `playlist inspect` of a file) never loads them and the libraries they bring.
         .target(name: "COnDemand"),
@@ -93,20 +93,18 @@ let package = Package(
         /// libmicrohttpd; `shim.h` wraps its variadic calls and expression macros.
         /// Not linked: COnDemand defines the functions HTTP calls and loads the library on first use.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
-        /// OpenSSL's libcrypto's headers, for the MD5 of HTTP Digest on the client side; imported by HTTP only.
-        /// Not linked: COnDemand defines the two functions HTTP calls and loads libcrypto on first use.
-        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
         /// The HTTP server the receiver speaks through: keep-alive, limits, timeouts, upgrades, SSE.
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CCrypto", "COnDemand", "CivilTime", "OwnThreads"]),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "COnDemand", "CivilTime", "OwnThreads"]),
         /// The test origin: a folder served with injected faults (statuses, holds, pacing, stalls, cut and
         /// mislabelled bodies, redirects) from a validated plan, and its request log with timings.
         .target(name: "Origin", dependencies: ["HTTP", "HLS", "JSONDocument"]),
         /// libcurl's headers; `shim.h` wraps its variadic option and info calls and its expression macros.
         /// Not linked: COnDemand defines the functions Transport calls and loads libcurl on first use.
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        /// HTTP transfers on libcurl's multi interface, on one thread: monotonic timings, connection reuse,
-        /// timeouts, and pacing by each client's own token bucket, origin-limited time kept apart from
-        /// receiver-limited time.
+        /// The process's one HTTP client: transfers on libcurl's multi interface, on one thread (GET, HEAD,
+        /// POST, DELETE, Digest answers, server-sent event streams, connections kept in pools of their own),
+        /// with monotonic timings, connection reuse, timeouts, and pacing by each client's own token bucket,
+        /// origin-limited time kept apart from receiver-limited time.
         .target(name: "Transport", dependencies: ["CCurl", "COnDemand", "OwnThreads"]),
 
         // MARK: - Processes
@@ -118,13 +116,13 @@ let package = Package(
 
         /// One or many emulated receivers: sessions on the shared driver's scaled real clock (one per
         /// fleet), the sender protocol's routes, events, stored reports, metrics.
-        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
+        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Loading", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
 
         // MARK: - The sender side
 
         /// Casting to receivers, driving and watching them, running a playlist on a fleet, and the
         /// folder server and local fleet that support them.
-        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "SenderProtocol", "Discovery", "HLS", "Reports", "Coordination", "Playback", "Sessions", "NumberText"]),
+        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "OwnThreads", "SenderProtocol", "Discovery", "HLS", "Reports", "Transport", "Coordination", "Playback", "Sessions", "NumberText"]),
 
         // MARK: - Executables
 
@@ -136,7 +134,7 @@ let package = Package(
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
         .executableTarget(
             name: "airlab-bench",
-            dependencies: ["ChildProcess", "HLS", "HTTP", "Media", "MediaValues", "Casting", "Conformance", "Origin", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "SenderProtocol", "JSONDocument"]),
+            dependencies: ["ChildProcess", "HLS", "Media", "MediaValues", "Casting", "Conformance", "Origin", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "SenderProtocol", "JSONDocument"]),
 
         // MARK: - Fuzzing
 
@@ -192,11 +190,12 @@ let package = Package(
                 "fuzz-request-head", "fuzz-segment-probe", "fuzz-segment-analysis", "fuzz-group-scenario", "fuzz-fetch-trace", "fuzz-fault-plan",
                 "fuzz-fleet-file", "fuzz-receiver-list",
             ]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CivilTime", "TestSupport"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CivilTime", "TestSupport", "Transport"]),
         /// The test origin's plan, delivery and log, and its faults seen by a real client (Transport).
         .testTarget(name: "OriginTests", dependencies: ["Origin", "HLS", "Transport", "TestSupport"]),
-        /// The token bucket and the time ledger, and paced transfers against the test origin.
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "Origin", "TestSupport", "Profiles"]),
+        /// The token bucket and the time ledger, paced transfers against the test origin, and the requests,
+        /// event streams and kept connections of the sender's side against the HTTP server and hostile peers.
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP", "Origin", "TestSupport", "Profiles"]),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "HLS", "Origin", "TestSupport", "airlab", "airlabd", "Playback", "Profiles", "Sessions"]),
         /// Checks the units in deploy/systemd/ with systemd-analyze, against the rules they must keep and
         /// against the options the built airlabd takes.
@@ -207,7 +206,7 @@ let package = Package(
         /// The sender side against fake receivers and against the real daemon, and the sender's commands.
         .testTarget(
             name: "LabTests",
-            dependencies: ["Lab", "HTTP", "Casting", "JSONDocument", "Reports", "SenderProtocol", "TestSupport", "airlab", "airlabd", "Playback", "Profiles", "Sessions"]),
+            dependencies: ["Lab", "HTTP", "Casting", "JSONDocument", "Reports", "SenderProtocol", "TestSupport", "Transport", "airlab", "airlabd", "Playback", "Profiles", "Sessions"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,8 +5,8 @@ import SenderProtocol
 
 /// Any bytes as a request head, split as libmicrohttpd hands one over (method, percent-decoded path,
 /// query parameters, header fields), then read by everything the receiver reads from a head: the
-/// route table, `/scrub` and `/rate` queries, a `Range` as the folder servers read it, the body form named by `Content-Type`; and the Digest
-/// challenge a sender reads from a receiver's `WWW-Authenticate`.
+/// route table, `/scrub` and `/rate` queries, a `Range` as the folder servers read it, the body form
+/// named by `Content-Type`. (A receiver's Digest challenge is read by libcurl, on the sender's side.)
 func requestHeadFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
@@ -27,10 +27,6 @@ func requestHeadFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     _ = try? QueryCommand.scrub(query)
     _ = try? QueryCommand.rate(query)
-    // libmicrohttpd checks a sender's Authorization itself; the sender side reads a receiver's challenge.
-    if let challenge = headers["WWW-Authenticate"] {
-        _ = DigestChallenge(header: challenge)
-    }
     _ = PlayRequest.form(of: Data(), contentType: headers["Content-Type"])
     // The folder servers (airlab origin, cast's) read Range against files of any size.
     if let range = headers["Range"] {

@@ -56,6 +56,12 @@ static inline CURLcode airlab_curl_message_result(const CURLMsg *message) {
 }
 
 static inline long airlab_curl_global_default(void) { return CURL_GLOBAL_DEFAULT; }
+static inline long airlab_curl_auth_digest(void) { return (long)CURLAUTH_DIGEST; }
+
+/// A share that holds a connection cache of its own: the easy handles given it reuse only its connections.
+static inline CURLSHcode airlab_curl_share_connections(CURLSH *share) {
+    return curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+}
 static inline int airlab_curl_pause_continue(void) { return CURLPAUSE_CONT; }
 static inline size_t airlab_curl_write_pause(void) { return CURL_WRITEFUNC_PAUSE; }
 

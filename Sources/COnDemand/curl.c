@@ -25,17 +25,20 @@
     X(CURLMcode, curl_multi_wakeup, (CURLM *multi_handle), (multi_handle)) \
     X(CURLMcode, curl_multi_perform, (CURLM *multi_handle, int *running_handles), (multi_handle, running_handles)) \
     X(CURLMcode, curl_multi_cleanup, (CURLM *multi_handle), (multi_handle)) \
-    X(CURLMsg *, curl_multi_info_read, (CURLM *multi_handle, int *msgs_in_queue), (multi_handle, msgs_in_queue))
+    X(CURLMsg *, curl_multi_info_read, (CURLM *multi_handle, int *msgs_in_queue), (multi_handle, msgs_in_queue)) \
+    X(CURLSH *, curl_share_init, (void), ()) \
+    X(CURLSHcode, curl_share_cleanup, (CURLSH *share), (share))
 
 #define CURL_PROCEDURES(X) \
     X(curl_easy_cleanup, (CURL *curl), (curl)) \
     X(curl_slist_free_all, (struct curl_slist *list), (list))
 
-// The three variadic functions take one argument after the option, whose type the option names.
+// The four variadic functions take one argument after the option, whose type the option names.
 #define CURL_VARIADIC(X) \
     X(CURLcode, curl_easy_setopt, (CURL *, CURLoption, ...)) \
     X(CURLcode, curl_easy_getinfo, (CURL *, CURLINFO, ...)) \
-    X(CURLMcode, curl_multi_setopt, (CURLM *, CURLMoption, ...))
+    X(CURLMcode, curl_multi_setopt, (CURLM *, CURLMoption, ...)) \
+    X(CURLSHcode, curl_share_setopt, (CURLSH *, CURLSHoption, ...))
 
 static const char *const libraries[] = {"libcurl.so.4"};
 
@@ -91,4 +94,14 @@ CURLcode curl_easy_getinfo(CURL *curl, CURLINFO info, ...) {
     void *answer = va_arg(list, void *);
     va_end(list);
     return real.curl_easy_getinfo(curl, info, answer);
+}
+
+// Transport sets only CURLSHOPT_SHARE and CURLSHOPT_UNSHARE, whose argument is an int (a curl_lock_data).
+CURLSHcode curl_share_setopt(CURLSH *share, CURLSHoption option, ...) {
+    ondemand_require(&state, load);
+    va_list list;
+    va_start(list, option);
+    int value = va_arg(list, int);
+    va_end(list);
+    return real.curl_share_setopt(share, option, value);
 }

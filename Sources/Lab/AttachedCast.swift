@@ -1,8 +1,8 @@
 import Foundation
-import HTTP
 import SenderProtocol
 import Sessions
 import Synchronization
+import Transport
 
 /// A cast the sender stays with, as a phone does: `/play` and the polling that follows go on one
 /// connection kept open for the whole session, events arrive on a second one, and the cast ends when
@@ -40,14 +40,10 @@ public struct AttachedCast: Sendable {
         let feed = try await client.subscribe()
         // Reading starts now; events of the new session that arrive before `/play` answers wait in the stream.
         let events = feed.events
-        let connection: HTTPClientConnection
-        do throws(ReceiverError) {
-            connection = try await client.connect()
-            try await client.authenticate(on: connection)
-        } catch {
-            feed.close()
-            throw error
-        }
+        // The /play connection, kept by libcurl in a pool of its own until the cast ends. With a
+        // password, the receiver closes the connection of the first, unanswered /play (it does not
+        // read a body it refuses), and libcurl sends the answer on a new one: the one that is kept.
+        let connection = ConnectionPool()
         defer {
             feed.close()
             connection.close()
@@ -127,7 +123,7 @@ public struct AttachedCast: Sendable {
     }
 
     /// Sends `/play`; Ctrl-C while the receiver loads closes the connection and stops the receiver.
-    private func startOrInterrupt(connection: HTTPClientConnection, interruption: Interruption) async -> Result<StartedSession?, ReceiverError> {
+    private func startOrInterrupt(connection: ConnectionPool, interruption: Interruption) async -> Result<StartedSession?, ReceiverError> {
         let client = client
         let order = order
         return await withTaskGroup(of: Result<StartedSession?, ReceiverError>?.self) { group in

@@ -1,9 +1,9 @@
 import Coordination
 import Foundation
-import HTTP
 import Playback
 import SenderProtocol
 import Synchronization
+import Transport
 
 /// A group played by real receivers (`airlab lab run --group`): the first participant's receiver
 /// hosts the group, every participant's receiver joins it over the JSON `/play` extension, and the
@@ -168,43 +168,43 @@ public struct GroupLabRun: Sendable {
     }
 }
 
-/// The host's event stream of one group, read on a thread of its own and kept in order.
+/// The host's event stream of one group, read on the transfer loop and kept in order.
 final class GroupEventFeed: Sendable {
-    private let connection: HTTPClientConnection
+    private let source: EventSource
     private let received = Mutex<[GroupStreamMessage]>([])
 
-    private init(connection: HTTPClientConnection) {
-        self.connection = connection
+    private init(source: EventSource) {
+        self.source = source
     }
 
     static func connect(_ client: ReceiverClient, group: String) async throws(ReceiverError) -> GroupEventFeed {
-        let connection = try await client.connect()
-        let head: HTTPClientResponseHead
-        do {
-            head = try await BlockingCall.run { () throws(HTTPClientError) in
-                try connection.open(HTTPClientRequest(method: "GET", target: Route.group.path(session: group) + "/events", headers: ["Accept": "text/event-stream"]))
-            }
-        } catch {
-            connection.close()
-            throw client.failure(.connectionLost("GET /groups/\(group)/events: \(error)"))
+        let target = Route.group.path(session: group) + "/events"
+        var request = client.request(.get, target, wait: client.timeout)
+        // The host sends no heartbeats on a group's stream: it is silent between events for as long as
+        // the group is, and only the run's end closes it.
+        request.totalTimeout = nil
+        request.lowSpeed = nil
+        let source: EventSource
+        switch await EventSource.open(request) {
+        case .open(let opened) where opened.head.status == 200: source = opened
+        case .open(let opened):
+            opened.close()
+            throw client.failure(.unexpectedAnswer(status: opened.head.status, message: "GET \(target)"))
+        case .refused(let status, _, _): throw client.failure(.unexpectedAnswer(status: status, message: "GET \(target)"))
+        case .failed(let error): throw client.failure(.connectionLost("GET \(target): \(error)"))
         }
-        guard head.status == 200 else {
-            connection.close()
-            throw client.failure(.unexpectedAnswer(status: head.status, message: "GET /groups/\(group)/events"))
-        }
-        connection.setTimeout(86_400)
-        let feed = GroupEventFeed(connection: connection)
-        let reader = Thread { [feed] in
-            var parser = ServerSentEventParser()
-            while let line = try? connection.readBodyLine() {
-                guard let event = parser.consume(line: line), event.event != "group", event.event != "message",
+        let feed = GroupEventFeed(source: source)
+        let events = source.events
+        Task { [feed] in
+            // A stream that breaks only ends the record: the run ends on what it has.
+            var iterator = events.makeAsyncIterator()
+            while let event = try? await iterator.next() {
+                guard event.event != "group", event.event != "message",
                     let message = try? WireJSON.decoder.decode(GroupStreamMessage.self, from: Data(event.data.utf8))
                 else { continue }
                 feed.received.withLock { $0.append(message) }
             }
         }
-        reader.stackSize = 1 << 20
-        reader.start()
         return feed
     }
 
@@ -216,5 +216,5 @@ final class GroupEventFeed: Sendable {
         return names.isSubset(of: left)
     }
 
-    func close() { connection.close() }
+    func close() { source.close() }
 }

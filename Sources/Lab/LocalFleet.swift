@@ -1,8 +1,8 @@
 import ChildProcess
 import Foundation
 import HLS
-import HTTP
 import NumberText
+import OwnThreads
 import Playback
 import SenderProtocol
 import Synchronization
@@ -50,7 +50,7 @@ public final class LocalFleet: Sendable {
         var arguments = profiles.flatMap { ["--profile", $0] }
         // The lifeline: a lab run that dies (killed, crashed) takes its local fleet with it.
         arguments += ["--address", "127.0.0.1", "--port", "0", "--no-mdns", "--state-dir", stateFolder.path, "--stop-on-stdin-close"]
-        if let timeScale { arguments += ["--time-scale", ReceiverClient.number(timeScale)] }
+        if let timeScale { arguments += ["--time-scale", timeScale.plainText] }
         if media != .probe { arguments += ["--media", media.rawValue] }
         let process: ChildProcess
         do {

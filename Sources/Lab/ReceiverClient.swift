@@ -1,29 +1,29 @@
 import Foundation
-import HTTP
 import SenderProtocol
 import Sessions
+import Transport
 
 /// The sender's side of the protocol with one receiver: play, drive, observe, and read reports.
 ///
-/// Each call opens a connection of its own and closes it, except where the caller passes one: an
-/// attached cast sends `/play` and its polling on one connection kept open, because closing the
-/// connection that sent `/play` stops a legacy session.
+/// Every call is one transfer on the process's transfer loop (libcurl). Each closes its connection
+/// when it is answered, except where the caller passes a `ConnectionPool`: an attached cast sends
+/// `/play` and its polling on one connection kept open, because closing the connection that sent
+/// `/play` stops a legacy session. libcurl answers a password-protected receiver's Digest challenge.
 public struct ReceiverClient: Sendable {
     public var receiver: Receiver
-    /// Seconds to connect and, afterwards, for each read and write.
+    /// Seconds to connect and, afterwards, to wait for an answer or for the next bytes of one.
     public var timeout: Double
-    public var password: String? {
-        didSet { credentials = DigestCredentials(password: password) }
-    }
-    /// The receiver's last Digest challenge, shared by the copies of this client, so that a request
-    /// that cannot be repeated (`/play` on a connection that must stay open) is answered at once.
-    private(set) var credentials: DigestCredentials?
+    public var password: String?
+
+    /// Answers larger than this are refused rather than held in memory.
+    static let maximumAnswerBytes = 64 << 20
+    /// The user AirPlay receivers ask for.
+    static let user = "AirPlay"
 
     public init(_ receiver: Receiver, timeout: Double = 10, password: String? = nil) {
         self.receiver = receiver
         self.timeout = timeout
         self.password = password
-        credentials = DigestCredentials(password: password)
     }
 
     // MARK: - Commands
@@ -31,10 +31,8 @@ public struct ReceiverClient: Sendable {
     /// `POST /play`: returns once the receiver has loaded the playlist and started the session.
     ///
     /// Loading fetches and probes the playlist and every interstitial, so this waits longer than other calls.
-    public func play(_ order: PlayOrder, on connection: HTTPClientConnection? = nil) async throws(ReceiverError) -> StartedSession {
-        let request = HTTPClientRequest(
-            method: "POST", target: Route.play.path(), headers: ["Content-Type": "application/json"], body: order.jsonBody())
-        let response = try await exchange(request, on: connection, timeout: max(timeout, 60))
+    public func play(_ order: PlayOrder, on connection: ConnectionPool? = nil) async throws(ReceiverError) -> StartedSession {
+        let response = try await exchange(.post, Route.play.path(), json: order.jsonBody(), on: connection, timeout: max(timeout, 60))
         do {
             return try WireJSON.decoder.decode(StartedSession.self, from: response.body)
         } catch {
@@ -44,24 +42,24 @@ public struct ReceiverClient: Sendable {
 
     /// `POST /scrub?position=S`: seeks to a primary position.
     public func seek(to position: Double) async throws(ReceiverError) {
-        _ = try await exchange(HTTPClientRequest(method: "POST", target: Route.scrub.path() + "?position=\(Self.number(position))"))
+        _ = try await exchange(.post, QueryCommand.seekTarget(to: position))
     }
 
     /// `POST /rate?value=R`: 0 pauses, 1 plays.
     public func setRate(_ rate: Double) async throws(ReceiverError) {
-        _ = try await exchange(HTTPClientRequest(method: "POST", target: Route.rate.path() + "?value=\(Self.number(rate))"))
+        _ = try await exchange(.post, QueryCommand.rateTarget(rate))
     }
 
     /// `POST /stop`: ends the session, if one plays.
     public func stop() async throws(ReceiverError) {
-        _ = try await exchange(HTTPClientRequest(method: "POST", target: Route.stop.path()))
+        _ = try await exchange(.post, Route.stop.path())
     }
 
     // MARK: - Observing
 
     /// `GET /server-info`: who the receiver says it is.
     public func serverInfo() async throws(ReceiverError) -> ServerInfo {
-        let response = try await exchange(HTTPClientRequest(method: "GET", target: Route.serverInfo.path()))
+        let response = try await exchange(.get, Route.serverInfo.path())
         guard let info = ServerInfo(propertyList: response.body) else {
             throw failure(.unreadableAnswer("/server-info is not a property list dictionary"))
         }
@@ -69,14 +67,14 @@ public struct ReceiverClient: Sendable {
     }
 
     /// `GET /scrub`: where playback is (in an interstitial: in that interstitial).
-    public func progress(on connection: HTTPClientConnection? = nil) async throws(ReceiverError) -> PlaybackProgress {
-        let response = try await exchange(HTTPClientRequest(method: "GET", target: Route.scrub.path()), on: connection)
+    public func progress(on connection: ConnectionPool? = nil) async throws(ReceiverError) -> PlaybackProgress {
+        let response = try await exchange(.get, Route.scrub.path(), on: connection)
         return PlaybackProgress(scrubText: response.text)
     }
 
     /// `GET /sessions`: current and past sessions, in the order they started.
     public func sessions() async throws(ReceiverError) -> [SessionSummary] {
-        let response = try await exchange(HTTPClientRequest(method: "GET", target: Route.sessions.path()))
+        let response = try await exchange(.get, Route.sessions.path())
         do {
             return try WireJSON.decoder.decode(SessionList.self, from: response.body).sessions
         } catch {
@@ -86,7 +84,7 @@ public struct ReceiverClient: Sendable {
 
     /// `GET /sessions/{id}`: the session's report, so far when it still plays.
     public func report(ofSession id: String) async throws(ReceiverError) -> SessionReport {
-        let response = try await exchange(HTTPClientRequest(method: "GET", target: Route.session.path(session: id)))
+        let response = try await exchange(.get, Route.session.path(session: id))
         do {
             return try WireJSON.decoder.decode(SessionReport.self, from: response.body)
         } catch {
@@ -96,7 +94,7 @@ public struct ReceiverClient: Sendable {
 
     /// `GET /sessions/{id}/fetches`: the session's fetch trace, for `airlab simulate --fetch-trace`.
     public func fetchTrace(ofSession id: String) async throws(ReceiverError) -> FetchTrace {
-        let response = try await exchange(HTTPClientRequest(method: "GET", target: Route.session.path(session: id) + "/fetches"))
+        let response = try await exchange(.get, Route.session.path(session: id) + "/fetches")
         do throws(FetchTrace.Failure) {
             return try FetchTrace(parsing: response.body)
         } catch {
@@ -111,76 +109,56 @@ public struct ReceiverClient: Sendable {
 
     // MARK: - The exchange
 
-    /// Learns the receiver's Digest challenge for `POST /play` on `connection` before the real one.
+    /// The URL of `target` (a path and query) on the receiver.
+    func url(_ target: String) -> String {
+        "http://\(receiver.address)\(target)"
+    }
+
+    /// A request to the receiver with this client's timeouts and password.
     ///
-    /// A receiver refuses a request with a body it will not read by closing the connection, and the
-    /// connection that sends `/play` must stay open for the whole cast; an empty `/play` without
-    /// credentials is refused with the connection kept, and its nonce answers the real one.
-    func authenticate(on connection: HTTPClientConnection) async throws(ReceiverError) {
-        guard let credentials else { return }
-        let probe = HTTPClientRequest(method: "POST", target: Route.play.path(), headers: ["Content-Type": "application/json"])
-        let timeout = timeout
-        do {
-            let answer = try await BlockingCall.run { () throws(HTTPClientError) in
-                connection.setTimeout(timeout)
-                return try connection.send(probe)
-            }
-            credentials.learn(from: answer, for: probe)
-        } catch {
-            throw failure(.connectionLost("POST /play: \(error)"))
-        }
+    /// - Parameter wait: seconds for the answer's first byte, and the most that may pass with less than
+    ///   a byte a second after it; the whole answer gets three times that, and a minute at least.
+    func request(_ method: TransferRequest.Method, _ target: String, wait: Double) -> TransferRequest {
+        let bounded = min(max(wait, 0.001), 3_600)
+        var request = TransferRequest(
+            url: url(target), method: method, connectTimeout: .seconds(min(max(timeout, 0.001), 3_600)), firstByteTimeout: .seconds(bounded),
+            lowSpeed: TransferRequest.LowSpeed(bytesPerSecond: 1, seconds: Int(bounded.rounded(.up))),
+            totalTimeout: .seconds(max(3 * bounded, 60)), bodyLimit: Self.maximumAnswerBytes)
+        request.digest = password.map { TransferRequest.DigestLogin(username: Self.user, password: $0) }
+        return request
     }
 
-    /// A connection to the receiver, for callers that keep one open.
-    public func connect() async throws(ReceiverError) -> HTTPClientConnection {
-        let address = receiver.address
-        let timeout = timeout
-        do {
-            return try await BlockingCall.run { () throws(HTTPClientError) in
-                try HTTPClientConnection(host: address.host, port: address.port, timeout: timeout)
-            }
-        } catch {
-            throw failure(.unreachable(error.description))
+    /// Sends a request (on `connection`'s kept connection, or on a connection closed after the answer)
+    /// and returns a 2xx answer; any other status becomes the `ReceiverError` it means.
+    func exchange(
+        _ method: TransferRequest.Method, _ target: String, json body: Data? = nil, on connection: ConnectionPool? = nil, timeout: Double? = nil
+    ) async throws(ReceiverError) -> ReceiverAnswer {
+        var request = request(method, target, wait: timeout ?? self.timeout)
+        if let body {
+            request.body = body
+            request.headers.append(("Content-Type", "application/json"))
         }
+        request.pool = connection
+        request.reusesConnection = connection != nil
+        let result = await TransferLoop.shared.fetch(request)
+        if let error = result.error {
+            throw failure(Self.problem(error, during: "\(method.rawValue) \(target.split(separator: "?").first ?? "")"))
+        }
+        let answer = ReceiverAnswer(status: result.status ?? 0, headers: result.headers.map { ($0.name, $0.value) }, body: result.body ?? Data())
+        try check(answer)
+        return answer
     }
 
-    /// Sends `request` (on `connection`, or on a connection of its own) and returns a 2xx response;
-    /// any other status becomes the `ReceiverError` it means.
-    func exchange(_ request: HTTPClientRequest, on connection: HTTPClientConnection? = nil, timeout: Double? = nil) async throws(ReceiverError) -> HTTPClientResponse {
-        let own = connection == nil
-        let link: HTTPClientConnection
-        if let connection { link = connection } else { link = try await connect() }
-        var request = request
-        if own { request.headers.set("Connection", "close") }
-        credentials?.authorize(&request)
-        let readTimeout = timeout ?? self.timeout
-        let sent = request
-        let credentials = credentials
-        let address = receiver.address
-        let response: HTTPClientResponse
-        do {
-            response = try await BlockingCall.run { () throws(HTTPClientError) in
-                link.setTimeout(readTimeout)
-                defer { if own { link.close() } }
-                let first = try link.send(sent)
-                // A password-protected receiver answers 401 with a challenge, which is answered once: on the
-                // same connection when it stays open (a kept /play connection must), else on a new one.
-                guard let retry = credentials?.answering(first, to: sent) else { return first }
-                if link.isReusable { return try link.send(retry) }
-                guard own else { return first }
-                let fresh = try HTTPClientConnection(host: address.host, port: address.port, timeout: readTimeout)
-                defer { fresh.close() }
-                return try fresh.send(retry)
-            }
-        } catch {
-            throw failure(.connectionLost("\(request.method) \(request.target.split(separator: "?").first ?? ""): \(error)"))
+    /// A transfer's failure as the problem it is for a sender: no connection at all, or a broken one.
+    static func problem(_ error: TransferError, during exchange: String) -> ReceiverError.Problem {
+        switch error {
+        case .cannotConnect, .unknownHost, .connectTimeout: .unreachable(error.description)
+        default: .connectionLost("\(exchange): \(error)")
         }
-        try check(response)
-        return response
     }
 
     /// Turns a status outside 2xx into the problem it names.
-    func check(_ response: HTTPClientResponse) throws(ReceiverError) {
+    func check(_ response: ReceiverAnswer) throws(ReceiverError) {
         let message = response.text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         switch response.status {
         case 200..<300: return
@@ -188,7 +166,7 @@ public struct ReceiverClient: Sendable {
         case 401: throw failure(.passwordRequired(given: password != nil))
         case 403:
             throw failure(.refused(
-                restriction: response.headers["X-Airlab-Restriction"], eventID: response.headers["X-Airlab-Event"], message: message))
+                restriction: response.header("X-Airlab-Restriction"), eventID: response.header("X-Airlab-Event"), message: message))
         case 404: throw failure(.notFound(message))
         case 409: throw failure(.noSession(message))
         case 422: throw failure(.unplayable(message))
@@ -200,9 +178,25 @@ public struct ReceiverClient: Sendable {
     public func failure(_ problem: ReceiverError.Problem) -> ReceiverError {
         ReceiverError(receiver: receiver.label, problem: problem)
     }
+}
 
-    /// Seconds in a query: "12", "12.5".
-    static func number(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+/// A receiver's answer: its status, header fields and body.
+public struct ReceiverAnswer: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: Data
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
     }
+
+    /// The first value of a header field, its name compared without case.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// The body as UTF-8 text, invalid bytes replaced.
+    public var text: String { String(decoding: body, as: UTF8.self) }
 }

@@ -1,63 +1,57 @@
 import Foundation
-import HTTP
 import SenderProtocol
+import Transport
 
 /// A receiver's `GET /events`, connected: its server-sent events as `SessionEvent`s.
 ///
 /// Connecting returns once the receiver has answered 200, so a sender that subscribes before `/play`
 /// sees every event of the session it starts. The stream ends when the receiver closes it; it fails
 /// when the connection breaks or stays silent past three heartbeats; `close()` ends it from any thread.
+/// It is read on the transfer loop, with no thread of its own.
 public final class ReceiverEventFeed: Sendable {
     /// The receiver sends a heartbeat every 15 s; three missed ones mean it is gone.
-    public static let silenceLimit: Double = 45
+    public static let silenceLimit = 45
 
     public let receiver: Receiver
-    private let connection: HTTPClientConnection
+    private let source: EventSource
 
-    private init(receiver: Receiver, connection: HTTPClientConnection) {
+    private init(receiver: Receiver, source: EventSource) {
         self.receiver = receiver
-        self.connection = connection
+        self.source = source
     }
 
     static func connect(_ client: ReceiverClient) async throws(ReceiverError) -> ReceiverEventFeed {
-        let connection = try await client.connect()
-        let head: HTTPClientResponseHead
-        let credentials = client.credentials
-        do {
-            head = try await BlockingCall.run { () throws(HTTPClientError) in
-                var request = HTTPClientRequest(method: "GET", target: Route.events.path(), headers: ["Accept": "text/event-stream"])
-                credentials?.authorize(&request)
-                let head = try connection.open(request)
-                guard head.status == 401, let credentials else { return head }
-                // A password-protected receiver refuses first: answer its challenge on the same connection.
-                let refusal = HTTPClientResponse(head: head, body: try connection.finishBody())
-                guard let retry = credentials.answering(refusal, to: request), connection.isReusable else { return head }
-                return try connection.open(retry)
+        var request = client.request(.get, Route.events.path(), wait: client.timeout)
+        // A stream has no end to wait for: only silence ends it. libcurl's low-speed rule measures over
+        // seconds, so a heartbeat's few bytes keep it above a byte a second for a while after each one.
+        request.totalTimeout = nil
+        request.lowSpeed = TransferRequest.LowSpeed(bytesPerSecond: 1, seconds: silenceLimit)
+        switch await EventSource.open(request) {
+        case .open(let source):
+            guard source.head.status == 200 else {
+                source.close()
+                throw client.failure(.unexpectedAnswer(status: source.head.status, message: "GET /events"))
             }
-        } catch {
-            connection.close()
+            return ReceiverEventFeed(receiver: client.receiver, source: source)
+        case .refused(let status, let headers, let body):
+            let answer = ReceiverAnswer(status: status, headers: headers.map { ($0.name, $0.value) }, body: body)
+            try client.check(answer)
+            throw client.failure(.unexpectedAnswer(status: status, message: answer.text))
+        case .failed(.transfer(let error)):
+            throw client.failure(ReceiverClient.problem(error, during: "GET /events"))
+        case .failed(let error):
             throw client.failure(.connectionLost("GET /events: \(error)"))
         }
-        guard head.status == 200 else {
-            let body = (try? await BlockingCall.run { () throws(HTTPClientError) in try connection.readBodyLine() }) ?? nil
-            connection.close()
-            try client.check(HTTPClientResponse(head: head, body: Data((body ?? "").utf8)))
-            throw client.failure(.unexpectedAnswer(status: head.status, message: body ?? ""))
-        }
-        connection.setTimeout(silenceLimit)
-        return ReceiverEventFeed(receiver: client.receiver, connection: connection)
     }
 
-    /// The events, read on a thread of their own; ending the iteration closes the connection.
+    /// The events; ending the iteration closes the stream. Read it once.
     public var events: AsyncThrowingStream<SessionEvent, any Error> {
-        let connection = connection
+        let source = source
         let label = receiver.label
         return AsyncThrowingStream(SessionEvent.self) { continuation in
-            let reader = Thread {
-                var parser = ServerSentEventParser()
-                do throws(HTTPClientError) {
-                    while let line = try connection.readBodyLine() {
-                        guard let event = parser.consume(line: line) else { continue }
+            let reading = Task {
+                do {
+                    for try await event in source.events {
                         // Events that do not read as events are skipped: a sender outlives a receiver's extensions.
                         if let decoded = try? SessionEvent(eventName: event.event, data: event.data) {
                             continuation.yield(decoded)
@@ -65,17 +59,18 @@ public final class ReceiverEventFeed: Sendable {
                     }
                     continuation.finish()
                 } catch {
-                    guard error != .closedLocally else { return continuation.finish() }
                     continuation.finish(throwing: ReceiverError(receiver: label, problem: .connectionLost("the event stream: \(error)")))
                 }
             }
-            reader.start()
-            continuation.onTermination = { _ in connection.close() }
+            continuation.onTermination = { _ in
+                reading.cancel()
+                source.close()
+            }
         }
     }
 
     /// Ends the stream; a read waiting on it returns at once.
     public func close() {
-        connection.close()
+        source.close()
     }
 }

@@ -29,6 +29,11 @@ final class HTTPTransfer: TransferReceiver, Sendable {
         var allowance: Double
         /// Where the bytes it keeps are reserved from.
         var budget: LoadMemoryBudget
+        /// Paces a measured read; nil reads as fast as the bytes come.
+        var pacing: ReadPacing? = nil
+        /// False counts the body's bytes against the cap and drops them (a measured read): nothing is
+        /// kept, so nothing is reserved either.
+        var keepsBody = true
     }
 
     private struct State {
@@ -46,6 +51,8 @@ final class HTTPTransfer: TransferReceiver, Sendable {
         var response: ResponseHead?
         /// Set by the first limit that trips; it ends the transfer and is its error.
         var failure: LoadingError.Reason?
+        /// Body bytes of a measured read, counted and dropped.
+        var counted = 0
     }
 
     /// The process's one loop, shared with receivers' realtime fetches.
@@ -82,6 +89,10 @@ final class HTTPTransfer: TransferReceiver, Sendable {
         if let range = request.range, range.length > 0 {
             transfer.range = range.offset...(range.offset + range.length - 1)
         }
+        if let pacing = request.pacing {
+            transfer.pacing = TransferRequest.Pacing(client: pacing.client, bytesPerSecond: pacing.bytesPerSecond)
+            transfer.headers.append(("X-Airlab-Client", pacing.client))
+        }
         let result = await Self.loop.fetch(transfer, receiver: self)
         return try state.withLock { state throws(LoadingError) -> Transferred in
             // The body is handed over or dropped here, so its bytes go back to the shared budget.
@@ -96,7 +107,9 @@ final class HTTPTransfer: TransferReceiver, Sendable {
                 let wait = result.sent.duration(to: firstByte).components
                 response?.firstByteSeconds = max(0, Double(wait.seconds) + Double(wait.attoseconds) * 1e-18)
             }
-            return Transferred(data: body, finalURL: finalURL, isTruncated: state.truncated, response: response)
+            return Transferred(
+                data: body, finalURL: finalURL, isTruncated: state.truncated, response: response,
+                bytes: request.keepsBody ? body.count : state.counted, originLimitedSeconds: result.originLimitedSeconds)
         }
     }
 
@@ -157,6 +170,14 @@ final class HTTPTransfer: TransferReceiver, Sendable {
     func receive(body data: UnsafeRawBufferPointer) -> Bool {
         state.withLock { state in
             guard state.failure == nil, !state.finishedEarly else { return false }
+            guard request.keepsBody else {
+                state.counted += data.count
+                guard state.counted <= request.maximumSize else {
+                    state.failure = .tooLarge(limit: request.maximumSize, size: nil)
+                    return false
+                }
+                return true
+            }
             var chunk = data
             if state.skip > 0 {
                 let dropped = min(state.skip, chunk.count)
@@ -205,7 +226,8 @@ final class HTTPTransfer: TransferReceiver, Sendable {
         case .cannotConnect: .network("connection refused")
         case .unknownHost: .network("unknown host")
         case .invalidRequest: .invalidURL
-        case .partialBody: .network("the connection was lost")
+        // libcurl's words say how: "Connection reset by peer", a body shorter than its length.
+        case .partialBody(let message): .network("the connection was lost: \(message)")
         case .cancelled, .endedByReceiver, .bodyTooLarge, .failed: .network(error.description)
         }
     }

@@ -83,4 +83,8 @@ struct Transferred: Sendable {
     var isTruncated: Bool
     /// What the server said about the body; nil for a local file.
     var response: ResponseHead? = nil
+    /// Body bytes that arrived, kept or (for a measured read) counted and dropped.
+    var bytes = 0
+    /// Seconds after the first byte spent waiting for data the reader was ready to take (Transport's split).
+    var originLimitedSeconds = 0.0
 }

@@ -58,12 +58,7 @@ public struct ResourceLoader: Sendable {
         } else if range?.length == 0 {
             transferred = Transferred(data: Data(), finalURL: location.url, isTruncated: false)
         } else {
-            var allowance = timeout
-            if let deadline {
-                let left = ContinuousClock.now.duration(to: deadline)
-                allowance = min(allowance, Double(left.components.seconds) + Double(left.components.attoseconds) * 1e-18)
-                guard allowance > 0 else { throw LoadingError(location: location.description, reason: .timedOut(timeout)) }
-            }
+            let allowance = try allowance(for: location)
             transferred = try await HTTPTransfer.get(HTTPTransfer.Request(
                 url: location.url, maximumSize: maximumSize, range: range, overflow: overflow,
                 maximumRedirects: maximumRedirects, timeout: timeout, allowance: allowance, budget: memoryBudget))
@@ -74,10 +69,62 @@ public struct ResourceLoader: Sendable {
             response: transferred.response)
     }
 
+    /// Reads an http(s) resource only to measure it: its body is counted against `maximumSize` and
+    /// dropped, optionally paced by the reader's own token bucket (the origin sees the pace). The
+    /// same location rule, timeouts and redirect checks as `load`; a local file is refused, since
+    /// there is no network to measure.
+    public func measure(_ location: ResourceLocation, maximumSize: Int, referrer: ResourceReferrer, pacing: ReadPacing? = nil) async throws(LoadingError)
+        -> MeasuredRead
+    {
+        if let refusal = referrer.refusal(of: location) {
+            throw LoadingError(location: location.description, reason: refusal)
+        }
+        guard !location.isLocal else { throw LoadingError(location: location.description, reason: .unsupportedScheme("file")) }
+        let transferred = try await HTTPTransfer.get(HTTPTransfer.Request(
+            url: location.url, maximumSize: maximumSize, range: nil, overflow: .refuse, maximumRedirects: maximumRedirects, timeout: timeout,
+            allowance: try allowance(for: location), budget: memoryBudget, pacing: pacing, keepsBody: false))
+        return MeasuredRead(
+            bytes: transferred.bytes, finalLocation: (try? ResourceLocation(url: transferred.finalURL)) ?? location, response: transferred.response,
+            originLimitedSeconds: transferred.originLimitedSeconds)
+    }
+
+    /// Seconds a transfer may take: the timeout, or less when the deadline comes first.
+    private func allowance(for location: ResourceLocation) throws(LoadingError) -> Double {
+        guard let deadline else { return timeout }
+        let left = ContinuousClock.now.duration(to: deadline)
+        let allowance = min(timeout, Double(left.components.seconds) + Double(left.components.attoseconds) * 1e-18)
+        guard allowance > 0 else { throw LoadingError(location: location.description, reason: .timedOut(timeout)) }
+        return allowance
+    }
+
     /// `load` for a top-level input: the one place a caller's own word can allow a local file.
     public func load(_ location: ResourceLocation, maximumSize: Int, allowingLocalFiles: Bool) async throws(LoadingError) -> LoadedResource {
         try await load(location, maximumSize: maximumSize, referrer: .input(allowingLocalFiles: allowingLocalFiles))
     }
+}
+
+/// A reader's pace for a measured read: every read of the same `client` draws from one token bucket,
+/// and the origin is told who reads (`X-Airlab-Client`).
+public struct ReadPacing: Sendable, Hashable {
+    public var client: String
+    public var bytesPerSecond: Int
+
+    public init(client: String, bytesPerSecond: Int) {
+        self.client = client
+        self.bytesPerSecond = bytesPerSecond
+    }
+}
+
+/// What a measured read learned; its bytes were counted and dropped.
+public struct MeasuredRead: Sendable {
+    public var bytes: Int
+    /// The location after redirects.
+    public var finalLocation: ResourceLocation
+    /// The response's status and head, and its time to the first byte.
+    public var response: ResponseHead?
+    /// Seconds after the first byte spent waiting for data the reader's bucket had room for: the
+    /// origin (or the network) was slower than the reader's pace.
+    public var originLimitedSeconds: Double
 }
 
 /// The bytes of a resource and where they came from.

@@ -1,11 +1,11 @@
 import Casting
 import Coordination
 import Foundation
-import HTTP
 import Playback
 import SenderProtocol
 import Sessions
 import Synchronization
+import Transport
 
 /// A session's place in a group hosted on any receiver, this one or another (docs/groups.md,
 /// receiver-resident participation): the `GroupFollower` that reads the session's engine, the
@@ -35,14 +35,14 @@ final class GroupMembership: Sendable {
     }
 
     private let state: Mutex<State>
-    private let stream: HTTPClientConnection
+    private let stream: EventSource
     private let outbox: GroupOutbox
 
     /// Seconds to connect to the host and for each exchange with it.
     static let timeout = 10.0
 
     private init(
-        request: GroupMembershipRequest, follower: GroupFollower, clock: any PlaybackClock, offset: Double, clockBound: Double, stream: HTTPClientConnection
+        request: GroupMembershipRequest, follower: GroupFollower, clock: any PlaybackClock, offset: Double, clockBound: Double, stream: EventSource
     ) {
         self.request = request
         self.clock = clock
@@ -50,7 +50,7 @@ final class GroupMembership: Sendable {
         self.clockBound = clockBound
         self.stream = stream
         state = Mutex(State(follower: follower))
-        outbox = GroupOutbox(host: request.host, port: request.port, path: request.path + "/inputs", timeout: Self.timeout)
+        outbox = GroupOutbox(url: Self.url(request, request.path + "/inputs"), timeout: Self.timeout)
     }
 
     /// Joins the group before the session starts: the clock exchange, the command stream, and the
@@ -66,43 +66,57 @@ final class GroupMembership: Sendable {
         join.lengths = GroupLengths(grouped.ranges, live: grouped.plan.isLive)
         join.contentID = request.contentID
         let body = WireJSON.data(join)
-        let joined: Result<(HTTPClientConnection, Double, Double, GroupStanding?), ProtocolError> = await BlockingCall.run {
-            do throws(HTTPClientError) {
-                let offset: Double
-                let bound: Double
-                switch try synchronize(request, clock: clock) {
-                case .success(let reading): (offset, bound) = (reading.offset, reading.bound)
-                case .failure(let refusal): return .failure(refusal)
-                }
-                let stream = try HTTPClientConnection(host: request.host, port: request.port, timeout: timeout)
-                let head = try stream.open(HTTPClientRequest(
-                    method: "GET", target: request.path + "/events?participant=\(request.participant)", headers: ["Accept": "text/event-stream"]))
-                guard head.status == 200 else {
-                    let body = String(decoding: (try? stream.finishBody()) ?? Data(), as: UTF8.self)
-                    stream.close()
-                    return .failure(refusal(status: head.status, body))
-                }
-                let poster = try HTTPClientConnection(host: request.host, port: request.port, timeout: timeout)
-                defer { poster.close() }
-                let answer = try poster.send(HTTPClientRequest(
-                    method: "POST", target: request.path + "/inputs", headers: ["Content-Type": "application/json"], body: body))
-                guard answer.head.status == 200 else {
-                    stream.close()
-                    return .failure(refusal(status: answer.head.status, String(decoding: answer.body, as: UTF8.self)))
-                }
-                // Reads wait for the host's next command, which may be minutes away: heartbeats are not sent.
-                stream.setTimeout(86_400)
-                return .success((stream, offset, bound, try? WireJSON.decoder.decode(GroupStanding.self, from: answer.body)))
-            } catch {
-                return .failure(ProtocolError(status: 502, "group host \(request.host):\(request.port): \(error)"))
-            }
+        let host = "group host \(request.host):\(request.port)"
+        let (offset, bound) = try await synchronize(request, clock: clock).get()
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let participant = request.participant.addingPercentEncoding(withAllowedCharacters: unreserved) ?? request.participant
+        var listen = hostRequest(request, request.path + "/events?participant=\(participant)")
+        // The host sends commands when the group has some, which may be minutes apart, and no
+        // heartbeats: the stream waits as long as the membership lasts.
+        listen.totalTimeout = nil
+        listen.lowSpeed = nil
+        let stream: EventSource
+        switch await EventSource.open(listen) {
+        case .open(let opened) where opened.head.status == 200: stream = opened
+        case .open(let opened):
+            opened.close()
+            throw refusal(status: opened.head.status, "")
+        case .refused(let status, _, let answer): throw refusal(status: status, String(decoding: answer, as: UTF8.self))
+        case .failed(let error): throw ProtocolError(status: 502, "\(host): \(error)")
         }
-        let (stream, offset, bound, standing) = try joined.get()
+        var post = hostRequest(request, request.path + "/inputs")
+        post.method = .post
+        post.body = body
+        post.headers.append(("Content-Type", "application/json"))
+        let answer = await TransferLoop.shared.fetch(post)
+        guard answer.error == nil, let status = answer.status, status == 200 else {
+            stream.close()
+            if let error = answer.error { throw ProtocolError(status: 502, "\(host): \(error)") }
+            throw refusal(status: answer.status ?? 0, String(decoding: answer.body ?? Data(), as: UTF8.self))
+        }
+        let standing = try? WireJSON.decoder.decode(GroupStanding.self, from: answer.body ?? Data())
         let membership = GroupMembership(request: request, follower: follower, clock: clock, offset: offset, clockBound: bound, stream: stream)
         membership.state.withLock { $0.startsGroup = standing.map { $0.rate == 0 && $0.awaiting == 0 && $0.participants == 1 } ?? false }
         membership.listen()
         return membership
     }
+
+    /// The host's URL for `target`.
+    static func url(_ request: GroupMembershipRequest, _ target: String) -> String {
+        let host = request.host.contains(":") && !request.host.hasPrefix("[") ? "[\(request.host)]" : request.host
+        return "http://\(host):\(request.port)\(target)"
+    }
+
+    /// A GET of `target` on the host, with the membership's timeouts and a cap on what it answers.
+    static func hostRequest(_ request: GroupMembershipRequest, _ target: String) -> TransferRequest {
+        TransferRequest(
+            url: url(request, target), connectTimeout: .seconds(timeout), firstByteTimeout: .seconds(timeout),
+            lowSpeed: TransferRequest.LowSpeed(bytesPerSecond: 1, seconds: Int(timeout)), totalTimeout: .seconds(6 * timeout),
+            bodyLimit: answerLimit)
+    }
+
+    /// The most a host's answer may hold: a clock reading or a standing is a few hundred bytes.
+    static let answerLimit = 1 << 20
 
     /// A refusal by the host, passed on to the sender with the host's reason.
     private static func refusal(status: Int, _ body: String) -> ProtocolError {
@@ -111,25 +125,28 @@ final class GroupMembership: Sendable {
         return ProtocolError(status: (400..<500).contains(status) ? 409 : 502, "the group host refused the join (\(status)): \(reason.prefix(2000))")
     }
 
-    /// The NTP exchange over four clock readings on one connection: the one with the smallest round
-    /// trip gives the offset.
+    /// The NTP exchange over four clock readings, one after another (libcurl keeps the connection
+    /// between them, so only the first pays for connecting): the one with the smallest round trip
+    /// gives the offset.
     private static func synchronize(
         _ request: GroupMembershipRequest, clock: any PlaybackClock
-    ) throws(HTTPClientError) -> Result<(offset: Double, bound: Double), ProtocolError> {
-        let connection = try HTTPClientConnection(host: request.host, port: request.port, timeout: timeout)
-        defer { connection.close() }
+    ) async -> Result<(offset: Double, bound: Double), ProtocolError> {
         var best: (offset: Double, delay: Double)?
+        let reading = hostRequest(request, request.path + "/clock")
         for _ in 0..<4 {
             let sent = clock.now
-            let answer = try connection.send(HTTPClientRequest(method: "GET", target: request.path + "/clock"))
+            let answer = await TransferLoop.shared.fetch(reading)
             let received = clock.now
-            guard answer.head.status == 200 else { return .failure(refusal(status: answer.head.status, String(decoding: answer.body, as: UTF8.self))) }
-            guard let reading = try? WireJSON.decoder.decode(GroupClockReading.self, from: answer.body),
-                reading.receivedAt.isFinite, reading.sentAt.isFinite
+            if let error = answer.error { return .failure(ProtocolError(status: 502, "group host \(request.host):\(request.port): \(error)")) }
+            let body = answer.body ?? Data()
+            guard answer.status == 200 else { return .failure(refusal(status: answer.status ?? 0, String(decoding: body, as: UTF8.self))) }
+            guard let clockReading = try? WireJSON.decoder.decode(GroupClockReading.self, from: body),
+                clockReading.receivedAt.isFinite, clockReading.sentAt.isFinite
             else {
-                throw .malformedResponse("GET \(request.path)/clock answered \(answer.head.status): \(String(decoding: answer.body.prefix(200), as: UTF8.self))")
+                return .failure(ProtocolError(
+                    status: 502, "group host \(request.host):\(request.port): GET \(request.path)/clock answered 200: \(String(decoding: body.prefix(200), as: UTF8.self))"))
             }
-            let sample = reading.offset(sent: sent, received: received)
+            let sample = clockReading.offset(sent: sent, received: received)
             if best.map({ sample.delay < $0.delay }) ?? true { best = sample }
         }
         return .success((best!.offset, best!.delay / 2))
@@ -209,12 +226,14 @@ final class GroupMembership: Sendable {
 
     // MARK: - The host's side
 
+    /// Reads the host's commands as they come, in a task: they arrive on the transfer loop and are
+    /// applied off it, since applying one runs the session's engine.
     private func listen() {
-        let stream = stream
-        let reader = Thread { [weak self] in
-            var parser = ServerSentEventParser()
-            while let line = try? stream.readBodyLine() {
-                guard let event = parser.consume(line: line), event.event == "command",
+        let events = stream.events
+        Task { [weak self] in
+            var iterator = events.makeAsyncIterator()
+            while let event = try? await iterator.next() {
+                guard event.event == "command",
                     let message = try? WireJSON.decoder.decode(GroupStreamMessage.self, from: Data(event.data.utf8)),
                     let command = message.command?.command
                 else { continue }
@@ -222,8 +241,6 @@ final class GroupMembership: Sendable {
                 self.receive(command)
             }
         }
-        reader.stackSize = 1 << 20
-        reader.start()
     }
 
     private func receive(_ command: GroupCommand) {

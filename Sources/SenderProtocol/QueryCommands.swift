@@ -19,10 +19,20 @@ public enum QueryCommand {
     /// The request target (path and query) that sends `command`; nil for one not sent in a query.
     public static func target(of command: PlaybackCommand) -> String? {
         switch command {
-        case .seek(let position): Route.scrub.path() + "?position=" + position.plainText
-        case .setRate(let rate): Route.rate.path() + "?value=" + rate.plainText
+        case .seek(let position): seekTarget(to: position)
+        case .setRate(let rate): rateTarget(rate)
         default: nil
         }
+    }
+
+    /// `/scrub?position=S`.
+    public static func seekTarget(to position: Double) -> String {
+        Route.scrub.path() + "?position=" + position.plainText
+    }
+
+    /// `/rate?value=R`.
+    public static func rateTarget(_ rate: Double) -> String {
+        Route.rate.path() + "?value=" + rate.plainText
     }
 
     /// The command a `POST` to `route` with `query` asks for; nil for a route that takes none.

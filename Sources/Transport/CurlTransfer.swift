@@ -74,7 +74,21 @@ final class CurlTransfer {
             airlab_curl_set_write_callback(easy, CURLOPT_HEADERFUNCTION, Self.header),
             airlab_curl_set_pointer(easy, CURLOPT_HEADERDATA, context),
         ]
-        if request.method == .head { results.append(airlab_curl_set_long(easy, CURLOPT_NOBODY, 1)) }
+        switch request.method {
+        case .get: break
+        case .head: results.append(airlab_curl_set_long(easy, CURLOPT_NOBODY, 1))
+        case .post: results += setBody(request.body ?? Data())
+        case .delete:
+            results.append(airlab_curl_set_string(easy, CURLOPT_CUSTOMREQUEST, "DELETE"))
+            if let body = request.body { results += setBody(body) }
+        }
+        if let digest = request.digest {
+            results.append(airlab_curl_set_long(easy, CURLOPT_HTTPAUTH, airlab_curl_auth_digest()))
+            results.append(airlab_curl_set_string(easy, CURLOPT_USERNAME, digest.username))
+            results.append(airlab_curl_set_string(easy, CURLOPT_PASSWORD, digest.password))
+        }
+        if !request.reusesConnection { results.append(airlab_curl_set_long(easy, CURLOPT_FORBID_REUSE, 1)) }
+        if let share = request.pool?.share { results.append(airlab_curl_set_pointer(easy, CURLOPT_SHARE, share.raw)) }
         if let range = request.range { results.append(airlab_curl_set_string(easy, CURLOPT_RANGE, "\(range.lowerBound)-\(range.upperBound)")) }
         if let total = request.totalTimeout { results.append(airlab_curl_set_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(total))) }
         if let lowSpeed = request.lowSpeed {
@@ -85,8 +99,15 @@ final class CurlTransfer {
             results.append(airlab_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 1))
             results.append(airlab_curl_set_long(easy, CURLOPT_MAXREDIRS, request.maximumRedirects))
         }
-        for header in request.headers {
-            headerList = curl_slist_append(headerList, "\(header.name): \(header.value)")
+        var fields = request.headers.map { "\($0.name): \($0.value)" }
+        if request.body != nil || request.method == .post {
+            // libcurl would call a body without a type a form, and ask a large one to wait for
+            // `100 Continue`; a field without a value is libcurl's way to send neither.
+            if !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) { fields.append("Content-Type:") }
+            fields.append("Expect:")
+        }
+        for field in fields {
+            headerList = curl_slist_append(headerList, field)
         }
         if let headerList { results.append(airlab_curl_set_pointer(easy, CURLOPT_HTTPHEADER, headerList)) }
         if request.pacing != nil {
@@ -94,6 +115,19 @@ final class CurlTransfer {
             results.append(airlab_curl_set_pointer(easy, CURLOPT_SOCKOPTDATA, UnsafeMutableRawPointer(bitPattern: max(4096, receiveBuffer))))
         }
         return results.allSatisfy { $0 == CURLE_OK }
+    }
+
+    /// The body to send: its size first, then the bytes, which libcurl copies (and sends again when a
+    /// Digest challenge makes it repeat the request).
+    private func setBody(_ body: Data) -> [CURLcode] {
+        let size = airlab_curl_set_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+        let bytes = body.withUnsafeBytes { buffer in
+            // An empty body still needs a pointer, or libcurl would read the body from its read callback.
+            withUnsafeBytes(of: UInt8(0)) { empty in
+                airlab_curl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress ?? empty.baseAddress!))
+            }
+        }
+        return [size, bytes]
     }
 
     // MARK: - Callbacks, on the loop's thread inside libcurl

@@ -40,6 +40,11 @@ public final class TransferLoop: Sendable {
         }
     }
 
+    /// Ends the pool's transfers and closes its connections, on the loop's thread.
+    func closePool(_ share: SharePointer) {
+        core.closePool(share)
+    }
+
     /// Ends every transfer still running (`cancelled`) and the thread; later fetches are cancelled at once.
     public func stop() {
         core.stop()
@@ -56,6 +61,7 @@ final class TransferLoopCore: @unchecked Sendable {
     private struct Incoming {
         var pending: [(UInt64, Submission, @Sendable (TransferResult) -> Void)] = []
         var cancelled: Set<UInt64> = []
+        var closedPools: [SharePointer] = []
         var nextTicket: UInt64 = 0
         var stopping = false
     }
@@ -63,6 +69,8 @@ final class TransferLoopCore: @unchecked Sendable {
     /// Why libcurl cannot be had in this process, or nil: it is opened on first use (COnDemand), here.
     private static let unavailable: String? = COnDemand_curlFailure().map { String(cString: $0) }
     private static let globalInit: Bool = unavailable == nil && curl_global_init(airlab_curl_global_default()) == CURLE_OK
+    /// Whether libcurl's functions may be called: it loaded and initialised.
+    static var libcurlLoads: Bool { globalInit }
 
     private let incoming = Mutex(Incoming())
     private let multi: UnsafeMutableRawPointer?
@@ -110,6 +118,11 @@ final class TransferLoopCore: @unchecked Sendable {
         if let multi { curl_multi_wakeup(multi) }
     }
 
+    func closePool(_ share: SharePointer) {
+        incoming.withLock { $0.closedPools.append(share) }
+        if let multi { curl_multi_wakeup(multi) }
+    }
+
     func stop() {
         let wait = incoming.withLock { state -> Bool in
             guard !state.stopping else { return false }
@@ -141,12 +154,13 @@ final class TransferLoopCore: @unchecked Sendable {
         defer { threadEnded.signal() }
         guard let multi else { return }
         while true {
-            let (arrived, cancelled, stopping) = incoming.withLock { state in
+            let (arrived, cancelled, closedPools, stopping) = incoming.withLock { state in
                 defer {
                     state.pending = []
                     state.cancelled = []
+                    state.closedPools = []
                 }
-                return (state.pending, state.cancelled, state.stopping)
+                return (state.pending, state.cancelled, state.closedPools, state.stopping)
             }
             if stopping {
                 for (_, submission, completion) in arrived { completion(Self.result(of: submission.request, error: .cancelled, sent: .now)) }
@@ -164,6 +178,7 @@ final class TransferLoopCore: @unchecked Sendable {
             for ticket in cancelled {
                 if let easy = byTicket[ticket], let transfer = active[easy] { finish(transfer, error: .cancelled) }
             }
+            for share in closedPools { close(share) }
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
             collectFinished()
@@ -174,11 +189,25 @@ final class TransferLoopCore: @unchecked Sendable {
         }
     }
 
+    /// Ends the pool's transfers, whose easy handles then no longer hold the share, and frees the
+    /// share, which closes its connections.
+    private func close(_ share: SharePointer) {
+        for transfer in Array(active.values) where transfer.request.pool?.share == share { finish(transfer, error: .cancelled) }
+        curl_share_cleanup(share.raw)
+    }
+
     private func begin(_ submission: Submission, ticket: UInt64, completion: @escaping @Sendable (TransferResult) -> Void) {
         let request = submission.request
         if let refusal = request.refusal {
             completion(Self.result(of: request, error: .invalidRequest(refusal), sent: .now))
             return
+        }
+        if let pool = request.pool {
+            // Checked here, on the thread that frees a closed pool's share, so a freed one is never handed to libcurl.
+            guard !pool.isClosed else { return completion(Self.result(of: request, error: .cancelled, sent: .now)) }
+            guard pool.share != nil else {
+                return completion(Self.result(of: request, error: .failed(code: -1, message: "libcurl could not make a connection pool"), sent: .now))
+            }
         }
         guard let multi, let easy = curl_easy_init() else {
             completion(Self.result(of: request, error: .failed(code: -1, message: "libcurl could not make a transfer"), sent: .now))

@@ -1,6 +1,20 @@
-/// One HTTP GET or HEAD for the transfer loop, with its pacing and its timeouts.
+import Foundation
+
+/// One HTTP request for the transfer loop, with its pacing and its timeouts.
 public struct TransferRequest: Sendable, Equatable {
-    public enum Method: String, Sendable { case get = "GET", head = "HEAD" }
+    public enum Method: String, Sendable { case get = "GET", head = "HEAD", post = "POST", delete = "DELETE" }
+
+    /// A user and password that libcurl answers an HTTP Digest challenge with (a 401 costs one more
+    /// round trip: the request goes again with the answer, on the same connection when it stayed open).
+    public struct DigestLogin: Sendable, Equatable {
+        public var username: String
+        public var password: String
+
+        public init(username: String, password: String) {
+            self.username = username
+            self.password = password
+        }
+    }
 
     /// Paces a client's transfers together: every transfer with the same `client` draws from one bucket.
     public struct Pacing: Sendable, Equatable {
@@ -40,12 +54,20 @@ public struct TransferRequest: Sendable, Equatable {
     public var bodyLimit: Int?
     /// How many redirects to follow; 0 returns the 3xx itself.
     public var maximumRedirects: Int
+    /// Sent with a POST (with `Content-Length`, an empty one too) or a DELETE; nil sends none.
+    public var body: Data?
+    public var digest: DigestLogin?
+    /// False closes the connection after the response instead of keeping it for a later transfer.
+    public var reusesConnection = true
+    /// Runs on this pool's connections only, not on the loop's common ones.
+    public var pool: ConnectionPool?
 
     /// Bounds of the numbers a request may carry, checked before libcurl sees them.
     public static let rates = 1...10_000_000_000
     public static let lowSpeedSeconds = 1...3_600
     public static let bodyLimits = 0...(1 << 31)
     public static let redirects = 0...20
+    public static let bodySizes = 0...(64 << 20)
 
     public init(
         url: String, method: Method = .get, headers: [(name: String, value: String)] = [], range: ClosedRange<Int>? = nil,
@@ -69,7 +91,8 @@ public struct TransferRequest: Sendable, Equatable {
         lhs.url == rhs.url && lhs.method == rhs.method && lhs.headers.map { [$0.name, $0.value] } == rhs.headers.map { [$0.name, $0.value] }
             && lhs.range == rhs.range && lhs.pacing == rhs.pacing && lhs.connectTimeout == rhs.connectTimeout
             && lhs.firstByteTimeout == rhs.firstByteTimeout && lhs.lowSpeed == rhs.lowSpeed && lhs.totalTimeout == rhs.totalTimeout
-            && lhs.bodyLimit == rhs.bodyLimit && lhs.maximumRedirects == rhs.maximumRedirects
+            && lhs.bodyLimit == rhs.bodyLimit && lhs.maximumRedirects == rhs.maximumRedirects && lhs.body == rhs.body && lhs.digest == rhs.digest
+            && lhs.reusesConnection == rhs.reusesConnection && lhs.pool === rhs.pool
     }
 
     /// Why the request cannot be sent, naming the field; nil when it can.
@@ -90,6 +113,11 @@ public struct TransferRequest: Sendable, Equatable {
         }
         if let bodyLimit, !Self.bodyLimits.contains(bodyLimit) { return "bodyLimit \(bodyLimit) is not from 0 to 2^31" }
         if !Self.redirects.contains(maximumRedirects) { return "maximumRedirects \(maximumRedirects) is not from 0 to 20" }
+        if let body {
+            if method == .get || method == .head { return "a \(method.rawValue) carries no body" }
+            if !Self.bodySizes.contains(body.count) { return "body of \(body.count) bytes is over 64 MiB" }
+        }
+        if let digest, (digest.username + digest.password).utf8.contains(0) { return "digest credentials hold a NUL byte" }
         for header in headers where header.name.isEmpty || header.name.contains(":") || (header.name + header.value).contains(where: \.isNewline) {
             return "header '\(header.name)' is empty, holds a colon, or spans lines"
         }

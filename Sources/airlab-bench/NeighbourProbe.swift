@@ -1,20 +1,36 @@
 import Foundation
-import HTTP
 import SenderProtocol
+import Synchronization
+import Transport
 
 /// Blocking calls to a receiver from the benchmark's own threads, each on a connection of its own, as
-/// a sender's poll makes them (the connection's setup is part of what it waits for).
+/// a sender's poll makes them (the connection's setup is part of what it waits for). They go through
+/// the process's transfer loop, as the sender's do.
 enum ReceiverCall {
-    static func send(port: UInt16, _ method: String, _ target: String, json: Data? = nil) throws -> HTTPClientResponse {
-        let connection = try HTTPClientConnection(host: "127.0.0.1", port: port, timeout: 120)
-        defer { connection.close() }
-        let headers: HTTPHeaders = json == nil ? [:] : ["Content-Type": "application/json"]
-        return try connection.send(HTTPClientRequest(method: method, target: target, headers: headers, body: json ?? Data()))
+    struct Answer {
+        var status: Int
+        var body: Data
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    static func send(port: UInt16, _ method: String, _ target: String, json: Data? = nil) throws -> Answer {
+        guard let verb = TransferRequest.Method(rawValue: method) else { throw BenchmarkError("no method \(method)") }
+        var request = TransferRequest(
+            url: "http://127.0.0.1:\(port)\(target)", method: verb, connectTimeout: .seconds(120), totalTimeout: .seconds(120), bodyLimit: 64 << 20)
+        request.reusesConnection = false
+        if let json {
+            request.body = json
+            request.headers.append(("Content-Type", "application/json"))
+        }
+        let sent = request
+        let result = try BenchmarkContext.wait { await TransferLoop.shared.fetch(sent) }
+        if let error = result.error { throw BenchmarkError("\(method) \(target): \(error)") }
+        return Answer(status: result.status ?? 0, body: result.body ?? Data())
     }
 
     /// `send`, or a `BenchmarkError` naming the call unless it is answered with `expected`.
     @discardableResult
-    static func expect(_ expected: Int, port: UInt16, _ method: String, _ target: String, json: Data? = nil) throws -> HTTPClientResponse {
+    static func expect(_ expected: Int, port: UInt16, _ method: String, _ target: String, json: Data? = nil) throws -> Answer {
         let response = try send(port: port, method, target, json: json)
         guard response.status == expected else {
             throw BenchmarkError("\(method) \(target) answered \(response.status): \(response.text.prefix(300))")
@@ -120,12 +136,40 @@ struct NeighbourProbe {
 /// A listener on a receiver's `/events`, connected and greeted (the state when it joined), so no
 /// later event can be missed.
 final class EventListener {
-    private let connection: HTTPClientConnection
+    private let source: EventSource
+    private let events: Events
+
+    /// The stream's event names, handed from the task that reads them to the benchmark's thread.
+    private final class Events: Sendable {
+        private let names = Mutex<[String?]>([])
+        private let arrived = DispatchSemaphore(value: 0)
+
+        func append(_ name: String?) {
+            names.withLock { $0.append(name) }
+            arrived.signal()
+        }
+
+        /// The next event's name; nil once the stream ended.
+        func next() -> String?? {
+            arrived.wait()
+            return names.withLock { $0.removeFirst() }
+        }
+    }
 
     init(port: UInt16) throws {
-        connection = try HTTPClientConnection(host: "127.0.0.1", port: port, timeout: 120)
-        let head = try connection.open(HTTPClientRequest(method: "GET", target: "/events", headers: ["Accept": "text/event-stream"]))
-        guard head.status == 200 else { throw BenchmarkError("GET /events answered \(head.status)") }
+        let request = TransferRequest(url: "http://127.0.0.1:\(port)/events", connectTimeout: .seconds(120), firstByteTimeout: .seconds(120))
+        guard case .open(let source) = try BenchmarkContext.wait({ await EventSource.open(request) }), source.head.status == 200 else {
+            throw BenchmarkError("GET /events did not open")
+        }
+        self.source = source
+        let events = Events()
+        self.events = events
+        let stream = source.events
+        Task {
+            var iterator = stream.makeAsyncIterator()
+            while let event = try? await iterator.next() { events.append(event.event ?? "message") }
+            events.append(nil)
+        }
         _ = try nextEvent()
     }
 
@@ -134,15 +178,13 @@ final class EventListener {
         while try nextEvent() == "ended" {}
     }
 
-    /// The kind of the next event, once its `event:` line is in.
+    /// The kind of the next event.
     private func nextEvent() throws -> String {
-        while let line = try connection.readBodyLine() {
-            if line.hasPrefix("event: ") { return String(line.dropFirst(7)) }
-        }
-        throw BenchmarkError("/events ended before an event")
+        guard let name = events.next(), let name else { throw BenchmarkError("/events ended before an event") }
+        return name
     }
 
     func close() {
-        connection.close()
+        source.close()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import Testing
 import TestSupport
+import Transport
 
 @Suite("Server-sent events")
 struct EventStreamTests {
@@ -78,9 +79,9 @@ struct EventStreamTests {
         let event = ServerSentEvent(event: "message", data: "one\r\ntwo\nthree\rfour", id: "7")
         let text = String(decoding: event.frame.bytes, as: UTF8.self)
         #expect(text == "event: message\nid: 7\ndata: one\ndata: two\ndata: three\ndata: four\n\n")
-        var parser = ServerSentEventParser()
+        var parser = EventStreamParser()
         let read = text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { parser.consume(line: String($0)) }
-        #expect(read == [ServerSentEvent(event: "message", data: "one\ntwo\nthree\nfour", id: "7")])
+        #expect(read == [StreamedEvent(event: "message", data: "one\ntwo\nthree\nfour", id: "7")])
     }
 
     @Test("A client that never reads is dropped once an event would pass its stream's limit: that send says so, later ones are ignored, the stream closes as fellBehind and its connection is closed")

@@ -62,7 +62,10 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
         self.behaviour = behaviour
         self.password = password
         script = Self.simulatedSession(profile: profile)
-        server = HTTPServer(configuration: HTTPServerConfiguration(address: address, heartbeatIntervalSeconds: 1), responder: self)
+        // libmicrohttpd checks the credentials, as it does for airlabd: the sender's Digest answers meet a real check.
+        let authentication = password.map { DigestAuthentication(password: $0) }
+        server = HTTPServer(
+            configuration: HTTPServerConfiguration(address: address, heartbeatIntervalSeconds: 1, authentication: authentication), responder: self)
         try server.start()
     }
 
@@ -116,11 +119,6 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
             vanish()
             return .text("gone\n", status: 503)
         }
-        if let password, !Self.authorized(request, password: password) {
-            return HTTPResponse(
-                status: 401, headers: ["WWW-Authenticate": "Digest realm=\"AirPlay\", nonce=\"\(Self.nonce)\", qop=\"auth\""],
-                body: Data("a password is required\n".utf8))
-        }
         switch (request.method, request.path) {
         case ("GET", "/events"):
             let stream = SSEStream()
@@ -157,21 +155,6 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
         default:
             return .text("no endpoint \(request.path)\n", status: 404)
         }
-    }
-
-    static let nonce = "0123456789abcdef"
-
-    /// Checks the request's Digest answer by computing the one the password gives for its cnonce.
-    static func authorized(_ request: HTTPRequest, password: String) -> Bool {
-        guard let header = request.headers["Authorization"], header.hasPrefix("Digest ") else { return false }
-        let fields = DigestChallenge.parameters(String(header.dropFirst("Digest ".count)))
-        guard fields["username"] == "AirPlay", let uri = fields["uri"], let cnonce = fields["cnonce"],
-            let challenge = DigestChallenge(header: "Digest realm=\"AirPlay\", nonce=\"\(nonce)\", qop=\"auth\"")
-        else { return false }
-        let expected = DigestChallenge.parameters(String(challenge.authorization(
-            method: request.method, uri: uri, username: "AirPlay", password: password, clientNonce: cnonce,
-            count: Int(fields["nc"] ?? "1", radix: 16) ?? 1).dropFirst("Digest ".count)))
-        return fields["response"] == expected["response"] && uri.hasPrefix(request.path)
     }
 
     func connectionClosed(_ connection: HTTPConnectionID) {

@@ -1,10 +1,10 @@
 import Foundation
-import HTTP
 import Testing
 import TestSupport
+import Transport
 @testable import Lab
 
-/// The folder server `cast` starts for a local playlist, on 127.0.0.1, fetched with the HTTP client.
+/// The folder server `cast` starts for a local playlist, on 127.0.0.1, fetched with Transport, the one HTTP client.
 @Suite("Folder server")
 struct FolderServerTests {
     func withServer(_ body: (FolderServer, Scratch) async throws -> Void) async throws {
@@ -23,13 +23,13 @@ struct FolderServerTests {
         try await body(server, scratch)
     }
 
-    func get(_ server: FolderServer, _ target: String, method: String = "GET", headers: HTTPHeaders = HTTPHeaders()) async throws -> HTTPClientResponse {
-        let port = server.port
-        return try await BlockingWork.run {
-            let connection = try HTTPClientConnection(host: "127.0.0.1", port: port)
-            defer { connection.close() }
-            return try connection.send(HTTPClientRequest(method: method, target: target, headers: headers))
-        }
+    func get(
+        _ server: FolderServer, _ target: String, method: TransferRequest.Method = .get, headers: [(name: String, value: String)] = []
+    ) async throws -> TransferResult {
+        let result = await TransferLoop.shared.fetch(TransferRequest(
+            url: "http://127.0.0.1:\(server.port)\(target)", method: method, headers: headers, totalTimeout: .seconds(60), bodyLimit: 1 << 20))
+        if let error = result.error { throw error }
+        return result
     }
 
     @Test("Files in the folder are served with HLS content types, at the URL the cast sends")
@@ -39,9 +39,9 @@ struct FolderServerTests {
             #expect(url == "http://127.0.0.1:\(server.port)/ads/ad%201.m3u8")
             let playlist = try await get(server, "/ads/ad%201.m3u8")
             #expect(playlist.status == 200 && playlist.text == "#EXTM3U\n#EXT-X-ENDLIST\n")
-            #expect(playlist.headers["Content-Type"] == "application/vnd.apple.mpegurl")
+            #expect(playlist.header("Content-Type") == "application/vnd.apple.mpegurl")
             let segment = try await get(server, "/seg.ts")
-            #expect(segment.headers["Content-Type"] == "video/mp2t" && segment.body.count == 100)
+            #expect(segment.header("Content-Type") == "video/mp2t" && segment.body?.count == 100)
         }
     }
 
@@ -53,30 +53,35 @@ struct FolderServerTests {
                 #expect(response.status == 404, "\(target) answered \(response.status)")
                 #expect(!response.text.contains("outside") && !response.text.contains("secret"))
             }
-            #expect(try await get(server, "/show.m3u8", method: "POST").status == 405)
+            #expect(try await get(server, "/show.m3u8", method: .post).status == 405)
         }
     }
 
     @Test("A byte range is answered 206 with exactly those bytes; an unsatisfiable one 416")
     func ranges() async throws {
         try await withServer { server, _ in
-            let middle = try await get(server, "/seg.ts", headers: ["Range": "bytes=10-19"])
+            let middle = try await get(server, "/seg.ts", headers: [("Range", "bytes=10-19")])
             #expect(middle.status == 206 && middle.body == Data((10..<20).map { UInt8($0) }))
-            #expect(middle.headers["Content-Range"] == "bytes 10-19/100")
-            let tail = try await get(server, "/seg.ts", headers: ["Range": "bytes=-5"])
+            #expect(middle.header("Content-Range") == "bytes 10-19/100")
+            let tail = try await get(server, "/seg.ts", headers: [("Range", "bytes=-5")])
             #expect(tail.body == Data((95..<100).map { UInt8($0) }))
-            #expect(try await get(server, "/seg.ts", headers: ["Range": "bytes=200-"]).status == 416)
+            #expect(try await get(server, "/seg.ts", headers: [("Range", "bytes=200-")]).status == 416)
         }
     }
 
     @Test("A range to Int.max is the rest of the file, and the server goes on serving")
     func rangeToTheLimit() async throws {
         try await withServer { server, _ in
-            let rest = try await get(server, "/seg.ts", headers: ["Range": "bytes=90-9223372036854775807"])
+            let rest = try await get(server, "/seg.ts", headers: [("Range", "bytes=90-9223372036854775807")])
             #expect(rest.status == 206 && rest.body == Data((90..<100).map { UInt8($0) }))
-            #expect(rest.headers["Content-Range"] == "bytes 90-99/100")
-            #expect(try await get(server, "/seg.ts", headers: ["Range": "bytes=9223372036854775807-"]).status == 416)
+            #expect(rest.header("Content-Range") == "bytes 90-99/100")
+            #expect(try await get(server, "/seg.ts", headers: [("Range", "bytes=9223372036854775807-")]).status == 416)
             #expect(try await get(server, "/seg.ts").status == 200)
         }
     }
+}
+
+extension TransferResult {
+    /// The body as UTF-8 text.
+    var text: String { String(decoding: body ?? Data(), as: UTF8.self) }
 }

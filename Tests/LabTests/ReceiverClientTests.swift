@@ -1,5 +1,4 @@
 import Foundation
-import HTTP
 import JSONDocument
 @testable import Lab
 import SenderProtocol
@@ -8,10 +7,10 @@ import Testing
 /// What the receiver's answers become on the sender's side.
 @Suite("Receiver client")
 struct ReceiverClientTests {
-    func check(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: String, password: String? = nil) -> ReceiverError? {
+    func check(status: Int, headers: KeyValuePairs<String, String> = [:], body: String, password: String? = nil) -> ReceiverError? {
         let client = ReceiverClient(Receiver(name: "Living Room", address: ReceiverAddress(host: "10.0.0.5", port: 7000)), password: password)
         do throws(ReceiverError) {
-            try client.check(HTTPClientResponse(head: HTTPClientResponseHead(status: status, headers: headers), body: Data(body.utf8)))
+            try client.check(ReceiverAnswer(status: status, headers: headers.map { ($0.key, $0.value) }, body: Data(body.utf8)))
             return nil
         } catch {
             return error

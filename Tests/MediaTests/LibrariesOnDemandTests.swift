@@ -3,9 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// FFmpeg's libraries, libcurl, libmicrohttpd and libcrypto come into a process only when it first
-/// demuxes, fetches, serves or hashes (COnDemand), so that commands that do none of these start
-/// without the libraries they bring.
+/// FFmpeg's libraries, libcurl and libmicrohttpd come into a process only when it first demuxes,
+/// fetches or serves (COnDemand), so that commands that do none of these start without the libraries
+/// they bring (libcurl's libcrypto among them).
 @Suite("C libraries loaded on first use")
 struct LibrariesOnDemandTests {
     /// The libraries the dynamic loader opened for one run of `airlab ARGUMENTS`, from its own trace.
@@ -56,9 +56,4 @@ struct LibrariesOnDemandTests {
         #expect(try Self.mappedFiles().contains("libmicrohttpd.so"))
     }
 
-    @Test("The first call loads libcrypto, and both functions HTTP Digest needs are found")
-    func cryptoOnFirstUse() throws {
-        #expect(COnDemand_cryptoFailure() == nil)
-        #expect(try Self.mappedFiles().contains("libcrypto.so"))
-    }
 }

@@ -1,0 +1,203 @@
+import Foundation
+import Synchronization
+
+/// A `text/event-stream` response read on the transfer loop as it arrives: the client's side of
+/// server-sent events.
+///
+/// Opening returns once the server has answered: with a 2xx head the stream is open and its events
+/// wait in `events` until they are read; any other final answer comes back with the start of its
+/// body. The stream ends when the server ends the body, fails when the transfer does (a timeout of
+/// the request's, such as its low-speed limit for a stream that went silent, or a broken
+/// connection), and `close()` ends it from any thread. No thread is started for it: its bytes arrive
+/// on the loop's thread and are parsed there.
+public final class EventSource: Sendable {
+    public enum Opening: Sendable {
+        case open(EventSource)
+        /// The server's final answer was not 2xx: its status, headers and the first bytes of its body.
+        case refused(status: Int, headers: [TransferResult.HeaderField], body: Data)
+        case failed(EventStreamError)
+    }
+
+    /// Longest line the stream may send, and most bytes one event may gather, unless the opener says
+    /// otherwise: a server cannot make the client hold more than this.
+    public static let maximumEventBytes = 1 << 20
+    /// Bytes of a refusal's body kept; the transfer ends there.
+    public static let maximumRefusalBytes = 64 * 1024
+
+    public let head: TransferHead
+    /// The events in order; iterate once. Ending the iteration closes the stream.
+    public let events: AsyncThrowingStream<StreamedEvent, any Error>
+    private let fetch: StreamFetch
+
+    private init(head: TransferHead, events: AsyncThrowingStream<StreamedEvent, any Error>, fetch: StreamFetch) {
+        self.head = head
+        self.events = events
+        self.fetch = fetch
+    }
+
+    /// Sends `request` (a GET, with `Accept: text/event-stream` added) and waits for the answer's head.
+    ///
+    /// - Parameter maximumEventBytes: the longest line, and the most bytes one event may gather; past
+    ///   it the stream fails with `EventStreamError.eventTooLarge`.
+    public static func open(_ request: TransferRequest, maximumEventBytes: Int = maximumEventBytes, on loop: TransferLoop = .shared) async -> Opening {
+        var request = request
+        if !request.headers.contains(where: { $0.name.lowercased() == "accept" }) { request.headers.append(("Accept", "text/event-stream")) }
+        let (events, continuation) = AsyncThrowingStream.makeStream(of: StreamedEvent.self)
+        let reader = EventStreamReader(events: continuation, maximumEventBytes: max(1, maximumEventBytes))
+        let fetch = StreamFetch()
+        continuation.onTermination = { _ in fetch.cancel() }
+        let sent = request
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (opened: CheckedContinuation<Opening, Never>) in
+                reader.whenOpen { head in
+                    opened.resume(returning: .open(EventSource(head: head, events: events, fetch: fetch)))
+                }
+                let task = Task {
+                    let result = await loop.fetch(sent, receiver: reader)
+                    reader.finished(result) { opening in opened.resume(returning: opening) }
+                }
+                fetch.started(task)
+            }
+        } onCancel: {
+            // The opening then ends `failed(.transfer(.cancelled))`.
+            fetch.cancel()
+        }
+    }
+
+    /// Ends the stream and its transfer; a reader waiting on `events` sees its end.
+    public func close() {
+        fetch.cancel()
+    }
+
+    deinit {
+        close()
+    }
+}
+
+/// The task that runs a stream's transfer, cancelled by whichever comes first: `close()`, the end of
+/// the iteration, or the opener's cancellation (which may come before the task exists).
+private final class StreamFetch: Sendable {
+    private let state = Mutex<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+
+    func started(_ task: Task<Void, Never>) {
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }?.cancel()
+    }
+}
+
+/// Why an event stream could not be opened or did not end cleanly.
+public enum EventStreamError: Error, Sendable, Equatable, CustomStringConvertible {
+    case transfer(TransferError)
+    /// A line or an event longer than the stream's cap (`EventSource.maximumEventBytes` unless its opener set another).
+    case eventTooLarge(limit: Int)
+
+    public var description: String {
+        switch self {
+        case .transfer(let error): error.description
+        case .eventTooLarge(let limit): "the event stream sent an event larger than \(limit) bytes"
+        }
+    }
+}
+
+/// The stream's `TransferReceiver`: on the loop's thread it splits the body into lines, parses them
+/// and hands each event to the stream; before a 2xx head it keeps the start of a refusal's body.
+final class EventStreamReader: TransferReceiver, Sendable {
+    private struct State {
+        var openHandler: (@Sendable (TransferHead) -> Void)?
+        var open = false
+        var tooLarge = false
+        var refusal = Data()
+        var line: [UInt8] = []
+        var eventBytes = 0
+        var parser = EventStreamParser()
+    }
+
+    private let state = Mutex(State())
+    private let events: AsyncThrowingStream<StreamedEvent, any Error>.Continuation
+    private let maximumEventBytes: Int
+
+    init(events: AsyncThrowingStream<StreamedEvent, any Error>.Continuation, maximumEventBytes: Int) {
+        self.events = events
+        self.maximumEventBytes = maximumEventBytes
+    }
+
+    func whenOpen(_ handler: @escaping @Sendable (TransferHead) -> Void) {
+        state.withLock { $0.openHandler = handler }
+    }
+
+    func receive(head: TransferHead) -> Bool {
+        let handler = state.withLock { state -> (@Sendable (TransferHead) -> Void)? in
+            // A head before the final one (a Digest challenge libcurl answers, a redirect) brings a body
+            // that is not this one's.
+            state.refusal = Data()
+            guard (200..<300).contains(head.status), !state.open else { return nil }
+            state.open = true
+            defer { state.openHandler = nil }
+            return state.openHandler
+        }
+        handler?(head)
+        return true
+    }
+
+    func receive(body: UnsafeRawBufferPointer) -> Bool {
+        var ready: [StreamedEvent] = []
+        let keepGoing = state.withLock { state -> Bool in
+            guard state.open else {
+                state.refusal.append(contentsOf: body.prefix(EventSource.maximumRefusalBytes - state.refusal.count))
+                return state.refusal.count < EventSource.maximumRefusalBytes
+            }
+            var rest = body[...]
+            while true {
+                let newline = rest.firstIndex(of: UInt8(ascii: "\n"))
+                let piece = rest[..<(newline ?? rest.endIndex)]
+                // Checked before the bytes are kept, so the line never grows past the cap.
+                guard state.line.count + piece.count <= maximumEventBytes else {
+                    state.tooLarge = true
+                    return false
+                }
+                state.line.append(contentsOf: piece)
+                guard let newline else { return true }
+                rest = rest[(newline + 1)...]
+                if state.line.last == UInt8(ascii: "\r") { state.line.removeLast() }
+                state.eventBytes = state.line.isEmpty ? 0 : state.eventBytes + state.line.count
+                guard state.eventBytes <= maximumEventBytes else {
+                    state.tooLarge = true
+                    return false
+                }
+                if let event = state.parser.consume(line: String(decoding: state.line, as: UTF8.self)) { ready.append(event) }
+                state.line.removeAll(keepingCapacity: true)
+            }
+        }
+        for event in ready { events.yield(event) }
+        return keepGoing
+    }
+
+    /// The transfer ended: the stream finishes, or, when it never opened, the opening learns why.
+    func finished(_ result: TransferResult, unopened: (EventSource.Opening) -> Void) {
+        let (open, tooLarge, body) = state.withLock { ($0.open, $0.tooLarge, $0.refusal) }
+        guard open else {
+            events.finish()
+            if let status = result.status, result.error == nil || result.error == .endedByReceiver {
+                unopened(.refused(status: status, headers: result.headers, body: body))
+            } else {
+                unopened(.failed(.transfer(result.error ?? .partialBody("no answer"))))
+            }
+            return
+        }
+        switch result.error {
+        case nil, .cancelled?: events.finish()
+        case _ where tooLarge: events.finish(throwing: EventStreamError.eventTooLarge(limit: maximumEventBytes))
+        case let error?: events.finish(throwing: EventStreamError.transfer(error))
+        }
+    }
+}
