@@ -3,7 +3,7 @@ import Profiles
 /// engine decides what to fetch and when, and stalls when the playhead reaches the end of what has
 /// arrived (docs/simulate.md, "Fetching the media").
 ///
-/// The engine stays pure: it asks for fetches (`takeFetchActions`) and is told how they went
+/// The engine stays pure: it asks for fetches (in each call's `Output`) and is told how they went
 /// (`segmentLoaded`, `segmentFailed`); its driver performs them, on a model of the network or for
 /// real. Without segments (`probe`) nothing here runs and playback is the latency model alone.
 ///
@@ -203,16 +203,9 @@ extension PlaybackEngine {
 
     // MARK: - The driver's side
 
-    /// The fetches and cancellations asked for since the last call, in order.
-    public mutating func takeFetchActions() -> [FetchAction] {
-        guard buffering.fetchesSegments else { return [] }
-        defer { buffering.actions.removeAll() }
-        return buffering.actions
-    }
-
     /// A fetch arrived whole at `time`.
-    public mutating func segmentLoaded(_ id: UInt64, at time: Double) -> [PlaybackEvent] {
-        var events = advance(to: time)
+    mutating func segmentLoadedEvents(_ id: UInt64, at time: Double) -> [PlaybackEvent] {
+        var events = advanceEvents(to: time)
         guard buffering.fetchesSegments, let fetch = buffering.inFlight, fetch.id == id else { return events }
         buffering.inFlight = nil
         buffering.lastFailure[fetch.track] = nil
@@ -231,8 +224,8 @@ extension PlaybackEngine {
     }
 
     /// A fetch failed at `time`: retried by the profile's policy, or the rendition fails.
-    public mutating func segmentFailed(_ id: UInt64, _ failure: FetchFailure, at time: Double) -> [PlaybackEvent] {
-        var events = advance(to: time)
+    mutating func segmentFailedEvents(_ id: UInt64, _ failure: FetchFailure, at time: Double) -> [PlaybackEvent] {
+        var events = advanceEvents(to: time)
         guard buffering.fetchesSegments, let fetch = buffering.inFlight, fetch.id == id else { return events }
         buffering.inFlight = nil
         buffering.lastFailure[fetch.track] = failure

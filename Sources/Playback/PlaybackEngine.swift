@@ -7,7 +7,8 @@ import Profiles
 /// moves the playhead and fires whatever falls due on the way, `handle(_:at:)` applies a sender's
 /// command, `update(plan:at:)` hands it a new plan, and `nextDeadline` says when something will next
 /// happen on its own, so a virtual clock can jump straight there. Every change of state and every
-/// refusal comes back as a `PlaybackEvent`.
+/// refusal comes back as a `PlaybackEvent`, in the one `Output` of the call that caused it, with the
+/// fetches the call asks for.
 ///
 /// The schedule decided which events play together, in which order, and where primary resumes after
 /// them (`InterstitialPod`); the engine walks the plan's pods. What it decides itself is what only
@@ -127,7 +128,7 @@ public struct PlaybackEngine: Sendable {
     // MARK: - Driving
 
     /// Moves the clock to `time`, firing everything that falls due on the way, in order.
-    public mutating func advance(to time: Double) -> [PlaybackEvent] {
+    mutating func advanceEvents(to time: Double) -> [PlaybackEvent] {
         var events: [PlaybackEvent] = []
         var firedAtThisTime = 0
         while true {
@@ -147,8 +148,8 @@ public struct PlaybackEngine: Sendable {
     }
 
     /// Applies a sender's command at `time` (which first advances the clock there).
-    public mutating func handle(_ command: PlaybackCommand, at time: Double) -> [PlaybackEvent] {
-        var events = advance(to: time)
+    mutating func handleEvents(_ command: PlaybackCommand, at time: Double) -> [PlaybackEvent] {
+        var events = advanceEvents(to: time)
         switch command {
         case .play(let start):
             events += play(from: start, command: command)
@@ -157,7 +158,7 @@ public struct PlaybackEngine: Sendable {
         case .setRate(let newRate):
             events += setRate(newRate, command: command)
         case .stop:
-            events += end(reason: "stopped by the sender")
+            events += endEvents(reason: "stopped by the sender")
         case .setPresentationMode(let mode):
             events += setPresentationMode(mode, command: command)
         case .setPictureInPicturePossible(let possible):
@@ -169,14 +170,14 @@ public struct PlaybackEngine: Sendable {
     /// Replaces the plan at `time` (client events changed, a live reload added date ranges) without
     /// interrupting playback: a pod playing finishes as it was planned; the new plan's pods apply
     /// from then on. Pods are known by ID, so the pod just played and the retired ones stay so.
-    public mutating func update(plan newPlan: PlaybackPlan, at time: Double) -> [PlaybackEvent] {
-        let events = advance(to: time)
+    mutating func updateEvents(plan newPlan: PlaybackPlan, at time: Double) -> [PlaybackEvent] {
+        let events = advanceEvents(to: time)
         plan = newPlan
         return events + reconcileBuffering()
     }
 
     /// Ends the session for a reason of the receiver's (replaced by a new cast, shutdown).
-    public mutating func end(reason: String) -> [PlaybackEvent] {
+    mutating func endEvents(reason: String) -> [PlaybackEvent] {
         guard isActive else { return [] }
         activity = .ended
         return [event(.ended, reason: reason)]

@@ -137,7 +137,7 @@ struct ReceiverResponder: HTTPResponder {
     private func sessionCommand(_ command: PlaybackCommand, to session: PlaybackSession) -> [PlaybackEvent]? {
         guard let membership = session.membership else { return session.handle(command) }
         var trial = session.engineNow
-        let tried = trial.handle(command, at: trial.now)
+        let tried = trial.handle(command, at: trial.now).events
         if tried.contains(where: { $0.kind == .commandRefused }) { return tried }
         return membership.senderCommand(command) ?? []
     }

@@ -54,6 +54,8 @@ public final class SessionDriver: Sendable {
         var report: SessionReport?
         let outbox: SessionOutbox
         var fetches: Fetches?
+        /// Fetches and cancellations the engine's outputs asked for, not carried out yet.
+        var pendingActions: [FetchAction] = []
     }
 
     /// A session's segment fetches in progress.
@@ -124,9 +126,9 @@ public final class SessionDriver: Sendable {
     /// Applies a sender's command at the clock's now; nil once the session has ended.
     func handle(_ command: PlaybackCommand, in id: UInt64) -> [PlaybackEvent]? {
         change(id) { state, now in
-            let events = state.sessions[id]!.engine.handle(command, at: now)
-            apply(events, to: id, in: &state)
-            return events
+            let output = state.sessions[id]!.engine.handle(command, at: now)
+            apply(output, to: id, in: &state)
+            return output.events
         }
     }
 
@@ -312,7 +314,8 @@ public final class SessionDriver: Sendable {
     /// Carries out what the engine asked for: a modelled fetch is due when the model says it ends, a
     /// real one runs outside the lock and comes back through `change`.
     private func performFetches(of id: UInt64, in state: inout State) {
-        let actions = state.sessions[id]!.engine.takeFetchActions()
+        let actions = state.sessions[id]!.pendingActions
+        state.sessions[id]!.pendingActions = []
         guard !actions.isEmpty, state.sessions[id]!.fetches != nil else { return }
         for action in actions {
             switch action {
@@ -376,6 +379,12 @@ public final class SessionDriver: Sendable {
     }
 
     /// Records what the engine did and queues it for the owner; an engine that stopped ends the session.
+    /// Records an output's events and keeps its fetch actions for `performFetches`.
+    private func apply(_ output: PlaybackEngine.Output, to id: UInt64, in state: inout State) {
+        state.sessions[id]!.pendingActions += output.actions
+        apply(output.events, to: id, in: &state)
+    }
+
     private func apply(_ events: [PlaybackEvent], to id: UInt64, in state: inout State) {
         guard !events.isEmpty else { return }
         state.sessions[id]!.recorder.record(events)

@@ -72,22 +72,23 @@ struct BufferingTests {
         var engine = PlaybackEngine(plan: plan)
         var requests: [(time: Double, index: Int, ahead: Double)] = []
         var pending: [(at: Double, id: UInt64)] = []
-        _ = engine.handle(.play(from: nil), at: 0)
+        var asked = engine.handle(.play(from: nil), at: 0).actions
         var steps = 0
         while engine.isActive, steps < 1000 {
             steps += 1
-            for action in engine.takeFetchActions() {
+            for action in asked {
                 guard case .fetch(let fetch) = action else { continue }
                 requests.append((engine.now, fetch.index, engine.bufferStatus?.ahead ?? 0))
                 pending.append((engine.now + 0.1, fetch.id))
             }
+            asked = []
             let next = [engine.nextDeadline, pending.first?.at].compactMap { $0 }.min()
             guard let next else { break }
             if let first = pending.first, first.at <= next {
                 pending.removeFirst()
-                _ = engine.segmentLoaded(first.id, at: first.at)
+                asked = engine.segmentLoaded(first.id, at: first.at).actions
             } else {
-                _ = engine.advance(to: next)
+                asked = engine.advance(to: next).actions
             }
         }
         #expect(requests.map(\.index) == Array(0..<10), "\(requests)")
@@ -220,21 +221,19 @@ struct BufferingTests {
     @Test("A seek outside the buffer cancels the fetch in flight and fetches from the target's segment")
     func seekRestartsTheBuffer() throws {
         var engine = PlaybackEngine(plan: Self.plan())
-        _ = engine.handle(.play(from: nil), at: 0)
-        guard case .fetch(let first)? = engine.takeFetchActions().first else { Issue.record("no first fetch"); return }
-        _ = engine.segmentLoaded(first.id, at: 0.5)
-        let second = engine.takeFetchActions()
+        let started = engine.handle(.play(from: nil), at: 0).actions
+        guard case .fetch(let first)? = started.first else { Issue.record("no first fetch"); return }
+        let second = engine.segmentLoaded(first.id, at: 0.5).actions
         guard case .fetch(let inFlight)? = second.first else { Issue.record("no second fetch: \(second)"); return }
-        _ = engine.handle(.seek(to: 50), at: 1)
-        let actions = engine.takeFetchActions()
+        let actions = engine.handle(.seek(to: 50), at: 1).actions
         #expect(actions.first == .cancel(id: inFlight.id), "\(actions)")
         guard case .fetch(let after)? = actions.last else { Issue.record("no fetch after the seek: \(actions)"); return }
         #expect(after.index == 8 && after.segment.uri.hasSuffix("/8.ts"))
         // Stalled at 50 with nothing buffered there, and still with 4 s (under the 6 s to resume).
         #expect(engine.state == .stalled)
-        _ = engine.segmentLoaded(after.id, at: 2)
+        let loaded = engine.segmentLoaded(after.id, at: 2).actions
         #expect(engine.state == .stalled && engine.bufferStatus?.ahead == 4)
-        guard case .fetch(let last)? = engine.takeFetchActions().first else { Issue.record("no fetch of the last segment"); return }
+        guard case .fetch(let last)? = loaded.first else { Issue.record("no fetch of the last segment"); return }
         _ = engine.segmentLoaded(last.id, at: 3)
         #expect(engine.state == .playingPrimary)
     }
@@ -256,12 +255,12 @@ struct BufferingTests {
         plan.fetching = FetchPlan(primary: window(5, 5), buffer: Self.model)
         var engine = PlaybackEngine(plan: plan)
         // Three target durations from the live edge at 60 s.
-        _ = engine.handle(.play(from: 42), at: 0)
+        var asked = engine.handle(.play(from: 42), at: 0).actions
         var time = 0.0
         func answerAll() {
-            while case .fetch(let fetch)? = engine.takeFetchActions().first {
+            while case .fetch(let fetch)? = asked.first {
                 time += 0.01
-                _ = engine.segmentLoaded(fetch.id, at: time)
+                asked = engine.segmentLoaded(fetch.id, at: time).actions
             }
         }
         answerAll()
@@ -269,11 +268,9 @@ struct BufferingTests {
         // The window slides by one segment: segment 10 (60–66 s) is new, 5 is gone.
         var newer = plan
         newer.fetching?.primary = window(6, 5)
-        _ = engine.update(plan: newer, at: time)
-        #expect(engine.takeFetchActions().isEmpty, "18 s are buffered ahead, more than the 12 s target")
+        #expect(engine.update(plan: newer, at: time).actions.isEmpty, "18 s are buffered ahead, more than the 12 s target")
         // Once less than 12 s is ahead (the playhead past 48 s), the new segment is asked for.
-        _ = engine.advance(to: 7)
-        guard case .fetch(let fetch)? = engine.takeFetchActions().first else { Issue.record("the new segment was not fetched"); return }
+        guard case .fetch(let fetch)? = engine.advance(to: 7).actions.first else { Issue.record("the new segment was not fetched"); return }
         #expect(fetch.segment.uri.hasSuffix("/live/10.ts"))
         _ = engine.segmentLoaded(fetch.id, at: 7.01)
         #expect(engine.bufferStatus?.loaded == 42...66)
@@ -296,27 +293,34 @@ struct BufferingTests {
             family: "test", forwardTarget: .init(6, source: "test"), startupBuffer: .init(2, source: "test"),
             rebufferResume: .init(2, source: "test"), preloadLead: .init(0, source: "test"), retry: Self.model.retry))
         var engine = PlaybackEngine(plan: plan)
-        var events = engine.handle(.play(from: 0), at: 0)
+        let started = engine.handle(.play(from: 0), at: 0)
+        var events = started.events
+        var actions = started.actions
         var time = 0.0
         var fetched: [String] = []
         while time < 24 {
             // Every fetch is answered at once; a cancellation needs no answer.
-            var actions = engine.takeFetchActions()
             while !actions.isEmpty {
-                for case .fetch(let fetch) in actions {
+                let asked = actions
+                actions = []
+                for case .fetch(let fetch) in asked {
                     fetched.append(fetch.segment.uri)
-                    events += engine.segmentLoaded(fetch.id, at: time)
+                    let output = engine.segmentLoaded(fetch.id, at: time)
+                    events += output.events
+                    actions += output.actions
                 }
-                actions = engine.takeFetchActions()
             }
             time += 0.25
+            let output: PlaybackEngine.Output
             if time.truncatingRemainder(dividingBy: 2) == 0 {
                 var newer = plan
                 newer.fetching?.primary = window(at: time)
-                events += engine.update(plan: newer, at: time)
+                output = engine.update(plan: newer, at: time)
             } else {
-                events += engine.advance(to: time)
+                output = engine.advance(to: time)
             }
+            events += output.events
+            actions += output.actions
         }
         let jump = try #require(events.first { $0.kind == .seeked }, "\(events.map(\.reason))")
         // Primary came back at 14 s to its 8 s, with 8–10 s preloaded during the ad; when that had

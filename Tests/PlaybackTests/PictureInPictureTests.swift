@@ -89,9 +89,9 @@ import Testing
     @Test("External presentation is not picture in picture: SDK breaks start there")
     func externalDoesNotBlock() throws {
         var engine = PlaybackEngine(plan: try Self.sdkPlan(Self.midRoll))
-        var events = engine.handle(.play(from: nil), at: 0)
-        events += engine.handle(.setPresentationMode(.external), at: 5)
-        events += engine.advance(to: 100)
+        var events = engine.handle(.play(from: nil), at: 0).events
+        events += engine.handle(.setPresentationMode(.external), at: 5).events
+        events += engine.advance(to: 100).events
         #expect(engine.presentation.mode == .external)
         #expect(events.filter { $0.kind == .interstitialStarted }.map(\.mode) == [.external])
         #expect(!events.contains { $0.kind == .sdkAdSkipped })

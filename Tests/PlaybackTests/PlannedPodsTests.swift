@@ -56,7 +56,7 @@ struct PlannedPodsTests {
         _ = engine.advance(to: 25)
         #expect(engine.position == 20 && engine.state == .playingPrimary)
         _ = engine.update(plan: Engine.plan([Engine.ad("ad", at: 20, duration: 5, resumeOffset: 0)]), at: 25)
-        let events = engine.advance(to: 30)
+        let events = engine.advance(to: 30).events
         #expect(!events.contains { $0.kind == .interstitialStarted })
         #expect(engine.position == 25)
     }

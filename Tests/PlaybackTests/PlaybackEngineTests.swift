@@ -293,7 +293,7 @@ struct PlaybackEngineTests {
     func secondPlayRefused() {
         var engine = PlaybackEngine(plan: Engine.plan([]))
         _ = engine.handle(.play(from: nil), at: 0)
-        let events = engine.handle(.play(from: 10), at: 5)
+        let events = engine.handle(.play(from: 10), at: 5).events
         #expect(events.map(\.kind) == [.stateChanged, .commandRefused])
     }
 
@@ -301,14 +301,14 @@ struct PlaybackEngineTests {
     func planUpdateLiftsRestriction() {
         var engine = PlaybackEngine(plan: Engine.plan([Engine.ad("ad", at: 20, duration: 10, restrictions: .skip)]))
         _ = engine.handle(.play(from: nil), at: 0)
-        let refused = engine.handle(.seek(to: 50), at: 25)
+        let refused = engine.handle(.seek(to: 50), at: 25).events
         #expect(refused.last?.kind == .commandRefused)
         _ = engine.update(plan: Engine.plan([Engine.ad("ad", at: 20, duration: 10)]), at: 26)
         // The break in progress keeps the restriction it started with; the next crossing does not have it.
         _ = engine.handle(.seek(to: 5), at: 27)
-        let events = engine.advance(to: 42)
+        let events = engine.advance(to: 42).events
         #expect(events.contains { $0.kind == .interstitialStarted })
-        let allowed = engine.handle(.seek(to: 50), at: 43)
+        let allowed = engine.handle(.seek(to: 50), at: 43).events
         #expect(!allowed.contains { $0.kind == .commandRefused })
     }
 

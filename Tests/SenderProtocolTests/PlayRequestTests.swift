@@ -154,7 +154,7 @@ struct SenderMessagesTests {
     @Test("Engine events become a POST /event plist request and a named server-sent event")
     func events() throws {
         var engine = PlaybackEngine(plan: PlaybackPlan(primaryDuration: 60))
-        let event = try #require(engine.handle(.play(from: nil), at: 0).first)
+        let event = try #require(engine.handle(.play(from: nil), at: 0).events.first)
         let request = String(decoding: SenderEvent.reverseRequest(event, sessionID: "S1"), as: UTF8.self)
         #expect(request.hasPrefix("POST /event HTTP/1.1\r\nContent-Type: text/x-apple-plist+xml\r\nContent-Length: "))
         #expect(request.contains("X-Apple-Session-ID: S1\r\n\r\n<?xml"))
