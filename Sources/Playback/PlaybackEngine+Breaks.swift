@@ -65,13 +65,14 @@ extension PlaybackEngine {
         return beginPod(cursor)
     }
 
-    mutating func beginPod(_ cursor: BreakCursor) -> [PlaybackEvent] {
-        advanceToPlayableEvent(cursor, from: 0, transitionFromPrimary: true)
+    /// Starts a pod; `note` is added to the reason of the switch into its first event.
+    mutating func beginPod(_ cursor: BreakCursor, note: String? = nil) -> [PlaybackEvent] {
+        advanceToPlayableEvent(cursor, from: 0, transitionFromPrimary: true, note: note)
     }
 
     /// Starts the first event at or after `member` that can play, reporting the ones skipped.
     mutating func advanceToPlayableEvent(
-        _ start: BreakCursor, from member: Int, transitionFromPrimary: Bool
+        _ start: BreakCursor, from member: Int, transitionFromPrimary: Bool, note: String? = nil
     ) -> [PlaybackEvent] {
         var cursor = start
         var events: [PlaybackEvent] = []
@@ -126,8 +127,9 @@ extension PlaybackEngine {
                 cursor.joinOffset = nil
                 joinEvent(&cursor, at: join)
             }
-            let reason = transitionFromPrimary
-                ? "switching from primary to interstitial '\(event.eventID)'" : "switching to interstitial '\(event.eventID)'"
+            let reason = (transitionFromPrimary
+                ? "switching from primary to interstitial '\(event.eventID)'" : "switching to interstitial '\(event.eventID)'")
+                + (note.map { " (\($0))" } ?? "")
             activity = .transition(Switch(until: now + event.transitionIn.seconds, then: .asset(cursor)))
             return events + [self.event(.transitionStarted, eventID: event.eventID, assetIndex: cursor.asset, reason: reason, transition: event.transitionIn)]
         }

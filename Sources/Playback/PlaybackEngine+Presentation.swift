@@ -86,11 +86,7 @@ extension PlaybackEngine {
     /// switch into it says how late it starts, for listeners that do not keep the report.
     mutating func startDeferredSDKBreak() -> [PlaybackEvent] {
         let deferred = deferredSDKBreaks.removeFirst()
-        var events = beginPod(BreakCursor(pod: deferred.pod, position: position))
-        if let index = events.firstIndex(where: { $0.kind == .transitionStarted }) {
-            let delay = PlaybackCommand.format(now - deferred.dueAt)
-            events[index].reason = (events[index].reason ?? "") + " (deferred: due \(delay) s ago, in picture in picture)"
-        }
-        return events
+        let delay = PlaybackCommand.format(now - deferred.dueAt)
+        return beginPod(BreakCursor(pod: deferred.pod, position: position), note: "deferred: due \(delay) s ago, in picture in picture")
     }
 }

@@ -20,26 +20,24 @@ extension PlaybackEngine {
             }
         }
         buffering.stall = Stall(reason: reason, track: head.key, since: now, resumeAhead: resumeAhead)
-        var stalled = event(.stallStarted, reason: "\(reason.explanation): \(head.key) has nothing buffered past \(PlaybackCommand.format(track.bufferedEnd)) s")
-        stalled.stall = reason
-        if case .interstitial(let cursor) = activity {
-            stalled.eventID = cursor.event.eventID
-            stalled.assetIndex = cursor.asset
-        }
-        return stalled
+        let explanation = "\(reason.explanation): \(head.key) has nothing buffered past \(PlaybackCommand.format(track.bufferedEnd)) s"
+        let asset = playingAsset
+        return event(.stallStarted, eventID: asset?.eventID, assetIndex: asset?.index, reason: explanation, stall: reason)
+    }
+
+    /// The interstitial asset playing, if one is: a stall's events name it.
+    private var playingAsset: (eventID: String, index: Int)? {
+        guard case .interstitial(let cursor) = activity else { return nil }
+        return (cursor.event.eventID, cursor.asset)
     }
 
     /// Ends the stall in force, if there is one: its `stallEnded` event.
     mutating func endStall(reason: String) -> [PlaybackEvent] {
         guard let stall = buffering.stall else { return [] }
         buffering.stall = nil
-        var ended = event(.stallEnded, reason: "the stall of \(PlaybackCommand.format(now - stall.since)) s ended: \(reason)")
-        ended.stall = stall.reason
-        if case .interstitial(let cursor) = activity {
-            ended.eventID = cursor.event.eventID
-            ended.assetIndex = cursor.asset
-        }
-        return [ended]
+        let explanation = "the stall of \(PlaybackCommand.format(now - stall.since)) s ended: \(reason)"
+        let asset = playingAsset
+        return [event(.stallEnded, eventID: asset?.eventID, assetIndex: asset?.index, reason: explanation, stall: stall.reason)]
     }
 
     // MARK: - Failures

@@ -101,8 +101,6 @@ extension PlaybackEngine {
             buffering.tracks[index].rebase(on: segments(ofVariant: variant))
         }
         let rate = bitsPerSecond(ofVariant: variant).map { " (\(PlaybackCommand.format($0 / 1e6)) Mbit/s)" } ?? ""
-        var switched = event(.variantSwitched, reason: "\(reason); switching from \(from) to \(uri)\(rate)")
-        switched.assetURI = uri
-        return switched
+        return event(.variantSwitched, assetURI: uri, reason: "\(reason); switching from \(from) to \(uri)\(rate)")
     }
 }

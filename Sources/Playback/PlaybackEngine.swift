@@ -419,11 +419,11 @@ public struct PlaybackEngine: Sendable {
     func event(
         _ kind: PlaybackEvent.Kind, state: PlaybackState? = nil, eventID: String? = nil, assetIndex: Int? = nil,
         assetURI: String? = nil, reason: String, command: String? = nil, restriction: InterstitialEvent.Restriction? = nil, transition: Transition? = nil,
-        mode: PresentationMode? = nil
+        mode: PresentationMode? = nil, stall: StallReason? = nil
     ) -> PlaybackEvent {
         PlaybackEvent(
             time: now, kind: kind, state: state ?? self.state, position: position, rate: rate, eventID: eventID, assetIndex: assetIndex,
-            assetURI: assetURI, reason: reason, command: command, restriction: restriction, transition: transition, mode: mode)
+            assetURI: assetURI, reason: reason, command: command, restriction: restriction, transition: transition, mode: mode, stall: stall)
     }
 
     func refusal(_ command: PlaybackCommand, restriction: InterstitialEvent.Restriction? = nil, eventID: String? = nil, reason: String) -> PlaybackEvent {

@@ -80,32 +80,33 @@ public struct PlaybackEvent: Sendable, Hashable, Codable {
     }
 
     /// Seconds on the session's clock.
-    public var time: Double
-    public var kind: Kind
-    public var state: PlaybackState
+    public let time: Double
+    public let kind: Kind
+    public let state: PlaybackState
     /// The primary position at that moment (during a break: where primary was left).
-    public var position: Double
-    public var rate: Double
-    public var eventID: String?
-    public var assetIndex: Int?
-    public var assetURI: String?
-    public var reason: String?
-    public var command: String?
+    public let position: Double
+    public let rate: Double
+    public let eventID: String?
+    public let assetIndex: Int?
+    public let assetURI: String?
+    public let reason: String?
+    public let command: String?
     /// The restriction that refused a command (written with its spec spelling: SKIP or JUMP).
-    public var restriction: InterstitialEvent.Restriction?
-    public var transition: Transition?
+    public let restriction: InterstitialEvent.Restriction?
+    public let transition: Transition?
     /// The presentation mode: the new one for `presentation-mode-changed`; for the start of an
     /// interstitial, the mode it started in when that is not standard.
-    public var mode: PresentationMode?
+    public let mode: PresentationMode?
     /// Why the playhead stopped, for stall events.
-    public var stall: StallReason?
+    public let stall: StallReason?
 
     public init(
         time: Double, kind: Kind, state: PlaybackState, position: Double, rate: Double, eventID: String? = nil, assetIndex: Int? = nil,
         assetURI: String? = nil, reason: String? = nil, command: String? = nil, restriction: InterstitialEvent.Restriction? = nil, transition: Transition? = nil,
-        mode: PresentationMode? = nil
+        mode: PresentationMode? = nil, stall: StallReason? = nil
     ) {
         self.mode = mode
+        self.stall = stall
         self.time = time
         self.kind = kind
         self.state = state

@@ -252,12 +252,10 @@ struct ReceiverResponder: HTTPResponder {
         guard let engine, active else {
             return PlaybackEvent(time: engine?.now ?? 0, kind: .stateChanged, state: .idle, position: 0, rate: 0, reason: "no session is playing")
         }
-        var event = PlaybackEvent(
+        return PlaybackEvent(
             time: engine.now, kind: .stateChanged, state: engine.state, position: engine.position, rate: engine.rate,
+            eventID: engine.currentInterstitial?.eventID, assetIndex: engine.currentInterstitial?.assetIndex,
             reason: "the state when this listener joined")
-        event.eventID = engine.currentInterstitial?.eventID
-        event.assetIndex = engine.currentInterstitial?.assetIndex
-        return event
     }
 
     // MARK: - Reports and metrics
