@@ -2,6 +2,7 @@
 import Foundation
 import HLS
 import Loading
+import Media
 import MediaValues
 import Profiles
 import TestSupport
@@ -55,7 +56,9 @@ struct ProbeTargetTests {
     @Test("A cast's primary probe follows the sender's preferred language")
     func castProbesTheSendersLanguage() async throws {
         try await Self.withTwoLanguages { master in
-            let planner = CastPlanner()
+            // Patient, as every probe in these tests: the default 10 s is a deadline for one input, and a
+            // loaded machine running the suite in parallel has exceeded it (a CI run under load, 33 s).
+            let planner = CastPlanner(prober: ProbeCache(options: ProbeOptions(timeout: 120)))
             let profile = try ProfileCatalog().profile("apple-tv-4k")
             for (language, rate) in [("de", "44100"), ("en", "48000")] {
                 let prepared = try await planner.prepare(CastRequest(playlist: master.path, preferredLanguage: language))
