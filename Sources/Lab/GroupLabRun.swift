@@ -178,7 +178,7 @@ final class GroupEventFeed: Sendable {
     }
 
     static func connect(_ client: ReceiverClient, group: String) async throws(ReceiverError) -> GroupEventFeed {
-        let target = Route.group.path(session: group) + "/events"
+        let target = GroupPath.events(group, participant: nil).target
         var request = client.request(.get, target, wait: client.timeout)
         // The host sends no heartbeats on a group's stream: it is silent between events for as long as
         // the group is, and only the run's end closes it.

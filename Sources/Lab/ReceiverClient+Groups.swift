@@ -6,18 +6,18 @@ import Transport
 extension ReceiverClient {
     /// `POST /groups`.
     public func createGroup(_ creation: GroupCreation) async throws(ReceiverError) -> GroupSummary {
-        let response = try await exchange(.post, Route.groups.path(), json: WireJSON.data(creation))
+        let response = try await exchange(.post, GroupPath.all.target, json: WireJSON.data(creation))
         return try decodeGroup(response)
     }
 
     /// `GET /groups/ID`.
     public func group(_ id: String) async throws(ReceiverError) -> GroupSummary {
-        try decodeGroup(try await exchange(.get, Route.group.path(session: id)))
+        try decodeGroup(try await exchange(.get, GroupPath.group(id).target))
     }
 
     /// `DELETE /groups/ID`.
     public func deleteGroup(_ id: String) async throws(ReceiverError) {
-        _ = try await exchange(.delete, Route.group.path(session: id))
+        _ = try await exchange(.delete, GroupPath.group(id).target)
     }
 
     /// `GET /playback-info`, with the group's status of a grouped receiver.
@@ -32,7 +32,7 @@ extension ReceiverClient {
 
     /// The group's URL as participants name it.
     public func groupURL(_ id: String) -> String {
-        "http://\(receiver.address)\(Route.group.path(session: id))"
+        "http://\(receiver.address)\(GroupPath.group(id).target)"
     }
 
     private func decodeGroup(_ response: ReceiverAnswer) throws(ReceiverError) -> GroupSummary {

@@ -33,8 +33,7 @@ final class GroupHost: Sendable {
 
     /// The group clock, answered at once on the polling thread so that the reading is as fresh as it can be.
     func clockReading(path: String) -> HTTPResponse? {
-        let parts = Self.parts(of: path)
-        guard parts.count == 2, parts[1] == "clock", let group = group(parts[0]) else { return nil }
+        guard case .clock(let id)? = GroupPath(path: path), let group = group(id) else { return nil }
         return clockAnswer(group)
     }
 
@@ -58,23 +57,24 @@ final class GroupHost: Sendable {
     }
 
     private func route(_ request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
-        let parts = Self.parts(of: request.path)
-        guard let id = parts.first else { return try groupsRoot(request) }
+        let path = GroupPath(path: request.path, query: request.query)
+        if path == .all { return try groupsRoot(request) }
+        guard let path, let id = path.groupID else { throw Self.noSuchPath(request) }
         guard let group = group(id) else {
             throw ProtocolError(status: 404, "this receiver hosts no group '\(id.prefix(64))'; GET /groups lists them")
         }
-        switch (request.method, parts.count > 1 ? parts[1] : nil, parts.count) {
-        case ("GET", nil, 1):
+        switch (request.method, path) {
+        case ("GET", .group):
             return json(group.summary)
-        case ("DELETE", nil, 1):
+        case ("DELETE", .group):
             _ = groups.withLock { $0.removeValue(forKey: id) }
             group.close()
             return HTTPResponse(status: 200)
-        case ("GET", "clock", 2):
+        case ("GET", .clock):
             return clockAnswer(group)
-        case ("GET", "events", 2):
-            return .eventStream(try group.subscribe(participant: request.query["participant"]))
-        case ("POST", "inputs", 2):
+        case ("GET", .events(_, let participant)):
+            return .eventStream(try group.subscribe(participant: participant))
+        case ("POST", .inputs):
             let message: GroupInputMessage
             do {
                 message = try WireJSON.decoder.decode(GroupInputMessage.self, from: request.body)
@@ -84,11 +84,11 @@ final class GroupHost: Sendable {
             try group.handle(message)
             // The caller's own view: its answer does not grow with what the other participants declared.
             return json(group.standing(for: message.participant))
-        case ("POST", "messages", 2):
+        case ("POST", .messages):
             try group.relay(request.body)
             return HTTPResponse(status: 202)
         default:
-            throw ProtocolError(status: 404, "groups have GET and DELETE /groups/ID, GET /groups/ID/clock and /events, POST /groups/ID/inputs and /messages; not \(request.method) \(request.path)")
+            throw Self.noSuchPath(request)
         }
     }
 
@@ -136,9 +136,10 @@ final class GroupHost: Sendable {
         groups.withLock { $0[id] }
     }
 
-    /// `/groups/g1/events` → ["g1", "events"]; `/groups` → [].
-    private static func parts(of path: String) -> [String] {
-        Array(path.split(separator: "/").dropFirst().map(String.init))
+    private static func noSuchPath(_ request: HTTPRequest) -> ProtocolError {
+        ProtocolError(
+            status: 404,
+            "groups have GET and DELETE /groups/ID, GET /groups/ID/clock and /events, POST /groups/ID/inputs and /messages; not \(request.method) \(request.path)")
     }
 
     private func json(_ value: some Encodable) -> HTTPResponse {

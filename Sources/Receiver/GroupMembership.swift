@@ -50,7 +50,7 @@ final class GroupMembership: Sendable {
         self.clockBound = clockBound
         self.stream = stream
         state = Mutex(State(follower: follower))
-        outbox = GroupOutbox(url: Self.url(request, request.path + "/inputs"), timeout: Self.timeout)
+        outbox = GroupOutbox(url: Self.url(request, GroupPath.inputs(request.groupID).target), timeout: Self.timeout)
     }
 
     /// Joins the group before the session starts: the clock exchange, the command stream, and the
@@ -68,9 +68,7 @@ final class GroupMembership: Sendable {
         let body = WireJSON.data(join)
         let host = "group host \(request.host):\(request.port)"
         let (offset, bound) = try await synchronize(request, clock: clock).get()
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        let participant = request.participant.addingPercentEncoding(withAllowedCharacters: unreserved) ?? request.participant
-        var listen = hostRequest(request, request.path + "/events?participant=\(participant)")
+        var listen = hostRequest(request, GroupPath.events(request.groupID, participant: request.participant).target)
         // The host sends commands when the group has some, which may be minutes apart, and no
         // heartbeats: the stream waits as long as the membership lasts.
         listen.totalTimeout = nil
@@ -84,7 +82,7 @@ final class GroupMembership: Sendable {
         case .refused(let status, _, let answer): throw refusal(status: status, String(decoding: answer, as: UTF8.self))
         case .failed(let error): throw ProtocolError(status: 502, "\(host): \(error)")
         }
-        var post = hostRequest(request, request.path + "/inputs")
+        var post = hostRequest(request, GroupPath.inputs(request.groupID).target)
         post.method = .post
         post.body = body
         post.headers.append(("Content-Type", "application/json"))
@@ -132,7 +130,7 @@ final class GroupMembership: Sendable {
         _ request: GroupMembershipRequest, clock: any PlaybackClock
     ) async -> Result<(offset: Double, bound: Double), ProtocolError> {
         var best: (offset: Double, delay: Double)?
-        let reading = hostRequest(request, request.path + "/clock")
+        let reading = hostRequest(request, GroupPath.clock(request.groupID).target)
         for _ in 0..<4 {
             let sent = clock.now
             let answer = await TransferLoop.shared.fetch(reading)
@@ -144,7 +142,7 @@ final class GroupMembership: Sendable {
                 clockReading.receivedAt.isFinite, clockReading.sentAt.isFinite
             else {
                 return .failure(ProtocolError(
-                    status: 502, "group host \(request.host):\(request.port): GET \(request.path)/clock answered 200: \(String(decoding: body.prefix(200), as: UTF8.self))"))
+                    status: 502, "group host \(request.host):\(request.port): GET \(GroupPath.clock(request.groupID).target) answered 200: \(String(decoding: body.prefix(200), as: UTF8.self))"))
             }
             let sample = clockReading.offset(sent: sent, received: received)
             if best.map({ sample.delay < $0.delay }) ?? true { best = sample }

@@ -235,7 +235,7 @@ public struct GroupMembershipRequest: Sendable {
     public var policy: GroupPolicy?
     public var adFree: Bool
     /// The group's path on its host.
-    public var path: String { "/groups/\(groupID)" }
+    public var path: String { GroupPath.group(groupID).target }
 
     init(_ join: GroupJoin) throws(ProtocolError) {
         guard let url = URL(string: join.url), url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {

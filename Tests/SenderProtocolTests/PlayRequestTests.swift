@@ -110,6 +110,25 @@ struct SenderMessagesTests {
         #expect(QueryCommand.target(of: .stop) == nil && QueryCommand.target(of: .play(from: nil)) == nil)
     }
 
+    @Test("Every path under /groups a sender or participant writes is read back by the host as the same path, participants' odd names included")
+    func groupPathsRoundTrip() throws {
+        var paths: [GroupPath] = [.all]
+        for id in ["g1", "watch-party.2", "A_b"] {
+            paths += [.group(id), .clock(id), .inputs(id), .messages(id), .events(id, participant: nil)]
+            for participant in ["p1", "living room", "a&b=c+d", "Zoë/2?x", "100%"] {
+                paths.append(.events(id, participant: participant))
+            }
+        }
+        for path in paths {
+            // As the server hands it over: the path and the query's values percent-decoded.
+            let parts = try #require(URLComponents(string: path.target), "\(path.target)")
+            let query = Dictionary(uniqueKeysWithValues: (parts.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+            #expect(GroupPath(path: parts.path, query: query) == path, "\(path.target)")
+            #expect(Route(path: parts.path) == (path == .all ? .groups : .group))
+        }
+        #expect(GroupPath(path: "/groups/g1/elsewhere") == nil && GroupPath(path: "/groups/g1/clock/more") == nil)
+    }
+
     @Test("playback-info carries duration exactly while a session plays")
     func durationOnlyWhilePlaying() throws {
         var engine = PlaybackEngine(plan: PlaybackPlan(primaryDuration: 60))
