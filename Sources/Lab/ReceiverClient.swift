@@ -84,7 +84,7 @@ public struct ReceiverClient: Sendable {
 
     /// `GET /sessions/{id}`: the session's report, so far when it still plays.
     public func report(ofSession id: String) async throws(ReceiverError) -> SessionReport {
-        let response = try await exchange(.get, Route.session.path(session: id))
+        let response = try await exchange(.get, SessionPath.report(id).target)
         do {
             return try WireJSON.decoder.decode(SessionReport.self, from: response.body)
         } catch {
@@ -94,7 +94,7 @@ public struct ReceiverClient: Sendable {
 
     /// `GET /sessions/{id}/fetches`: the session's fetch trace, for `airlab simulate --fetch-trace`.
     public func fetchTrace(ofSession id: String) async throws(ReceiverError) -> FetchTrace {
-        let response = try await exchange(.get, Route.session.path(session: id) + "/fetches")
+        let response = try await exchange(.get, SessionPath.fetches(id).target)
         do throws(FetchTrace.Failure) {
             return try FetchTrace(parsing: response.body)
         } catch {

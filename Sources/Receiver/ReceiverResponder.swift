@@ -84,7 +84,11 @@ struct ReceiverResponder: HTTPResponder {
             throw ProtocolError(status: 405, "\(request.path) takes \(route.methods.sorted().joined(separator: " or ")), not \(request.method)")
         }
         switch route {
-        case .session: return try sessionReport(String(request.path.dropFirst("/sessions/".count)))
+        case .session:
+            guard let path = SessionPath(path: request.path) else {
+                throw ProtocolError(status: 404, "no such session path \(request.path); sessions have /sessions/ID, /timeline.svg and /fetches")
+            }
+            return try sessionReport(path)
         case .play: return try await play(request)
         case .scrub where request.method == "POST", .rate:
             guard let asked = try QueryCommand.command(route, query: request.query) else { throw ProtocolError(status: 404, "no command at \(request.path)") }
@@ -279,11 +283,8 @@ struct ReceiverResponder: HTTPResponder {
         return json(SessionList(sessions: list, earlier: stored.earlier))
     }
 
-    private func sessionReport(_ rest: String) throws(ProtocolError) -> HTTPResponse {
-        let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
-        guard let id = parts.first.map(String.init), !id.isEmpty, parts.count <= 2 else {
-            throw ProtocolError(status: 404, "no such session path /sessions/\(rest)")
-        }
+    private func sessionReport(_ path: SessionPath) throws(ProtocolError) -> HTTPResponse {
+        let id = path.sessionID
         let report: SessionReport
         if let session = core.current, session.id == id {
             report = session.report
@@ -292,17 +293,11 @@ struct ReceiverResponder: HTTPResponder {
         } else {
             throw ProtocolError(status: 404, "no session '\(id)' on this receiver; GET /sessions lists them")
         }
-        if parts.count == 2 {
-            switch parts[1] {
-            case "timeline.svg":
-                return .text(TimelineSVG.document([report]), contentType: "image/svg+xml")
-            case "fetches":
-                return try fetchTrace(ofSession: id)
-            default:
-                throw ProtocolError(status: 404, "sessions have /timeline.svg and /fetches, not /\(parts[1])")
-            }
+        switch path {
+        case .report: return json(report)
+        case .timeline: return .text(TimelineSVG.document([report]), contentType: "image/svg+xml")
+        case .fetches: return try fetchTrace(ofSession: id)
         }
-        return json(report)
     }
 
     /// `GET /sessions/ID/fetches`: the session's fetch trace, which `airlab simulate --fetch-trace` replays.

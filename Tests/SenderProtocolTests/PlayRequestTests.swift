@@ -129,6 +129,18 @@ struct SenderMessagesTests {
         #expect(GroupPath(path: "/groups/g1/elsewhere") == nil && GroupPath(path: "/groups/g1/clock/more") == nil)
     }
 
+    @Test("A session's report, timeline and fetch trace paths are read back by the receiver as written, odd IDs included")
+    func sessionPathsRoundTrip() throws {
+        for id in ["3f2c9a4e-0d1b-4c55-9a1e-7f00d2b6c001", "living room", "Zoë", "a?b#c", "100%"] {
+            for path in [SessionPath.report(id), .timeline(id), .fetches(id)] {
+                let decoded = try #require(URLComponents(string: path.target)?.path, "\(path.target)")
+                #expect(SessionPath(path: decoded) == path, "\(path.target)")
+                #expect(Route(path: decoded) == .session)
+            }
+        }
+        #expect(SessionPath(path: "/sessions/") == nil && SessionPath(path: "/sessions/x/nope") == nil && SessionPath(path: "/sessions/x/fetches/y") == nil)
+    }
+
     @Test("playback-info carries duration exactly while a session plays")
     func durationOnlyWhilePlaying() throws {
         var engine = PlaybackEngine(plan: PlaybackPlan(primaryDuration: 60))
