@@ -29,17 +29,11 @@ enum CastCommand {
         positionals: [PositionalSpec("PLAYLIST", help: "An http(s) URL, or a local playlist's path.")],
         options: [
             ReceiverOptions.to,
-            .value("start", "SECONDS", help: "Start at this primary position (PRE interstitials still play first)."),
-            .value("events", "FILE", help: "Client interstitial events (JSON in AVPlayerInterstitialEvent's shape): overrides and additions."),
-            .flag("no-interstitials", help: "Ignore the playlist's interstitials (an ad-free plan)."),
-            .value("language", "CODE", help: "The audio language the sender prefers."),
-            .value("sdk-ads", "FILE", help: "Ad breaks the sender's ad SDK starts itself (JSON: {\"breaks\": [{\"time\": 600, \"ads\": [{\"duration\": 30}]}]})."),
-            .value("sdk-ad-in-pip", "skip|defer|attempt", help: "What the SDK does with a break due in picture in picture.", default: "skip"),
             .flag("detach", help: "Start the session and return; it plays on without airlab."),
             .flag("json", help: "Print the session's report (or, with --detach, the started session) as JSON."),
             ReceiverOptions.password,
             ReceiverOptions.discoveryTimeout,
-        ])
+        ] + CastOptions.all)
 
     static let command = Command(path: ["cast"]) { parsed in
         do throws(CommandFailure) {
@@ -52,17 +46,7 @@ enum CastCommand {
     static func run(_ parsed: ParsedCommand) async throws(CommandFailure) -> Int32 {
         let playlist = parsed.positional("PLAYLIST") ?? ""
         var order = PlayOrder(url: playlist)
-        do throws(UsageError) {
-            order.start = try parsed.value("start", as: Double.self)
-            if let start = order.start, start < 0 { throw UsageError(commandPath: parsed.path, message: "--start must be 0 or more") }
-        } catch {
-            throw .usage(error)
-        }
-        order.interstitialEvents = try readEvents(parsed.values("events").last)
-        order.automaticallyHandlesInterstitialEvents = !parsed.flag("no-interstitials")
-        order.audioLanguage = parsed.values("language").last
-        order.sdkAdBreaks = try readSDKAds(parsed.values("sdk-ads").last)
-        order.sdkAdInPictureInPicture = try sdkAdPolicy(parsed)
+        try CastOptions(parsed).apply(to: &order)
         let json = parsed.flag("json")
 
         var receiver = try await ReceiverOptions.receiver(parsed)
@@ -122,42 +106,6 @@ enum CastCommand {
             Terminal.error("airlab cast: interrupted; \(receiver.label) was told to stop" + (session.map { " session \($0.sessionID)" } ?? ""))
             return interruptedStatus
         }
-    }
-
-    /// The events file, checked here so that a mistake is reported against the file, not by the receiver.
-    static func readEvents(_ path: String?) throws(CommandFailure) -> JSONValue? {
-        try readChecked(path) { data throws(ClientEvents.Failure) in _ = try ClientEvents(parsing: data) }
-    }
-
-    /// The SDK ad breaks file, checked here for the same reason.
-    static func readSDKAds(_ path: String?) throws(CommandFailure) -> JSONValue? {
-        try readChecked(path) { data throws(SDKAdSchedule.Failure) in _ = try SDKAdSchedule(parsing: data) }
-    }
-
-    /// A JSON file the order carries as read, once `check` has accepted it; nil without a path.
-    private static func readChecked<Failure: Error>(
-        _ path: String?, check: (Data) throws(Failure) -> Void
-    ) throws(CommandFailure) -> JSONValue? {
-        guard let path else { return nil }
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
-            throw .other("\(path): cannot be read (no such file or unreadable)")
-        }
-        do throws(Failure) {
-            try check(data)
-        } catch {
-            throw .other("\(path): \(error)")
-        }
-        // A checked document is valid JSON: the order sends it as read.
-        return JSONValue(document: data)
-    }
-
-    /// `--sdk-ad-in-pip`, checked; nil for the default (skip), which the order leaves out.
-    static func sdkAdPolicy(_ parsed: ParsedCommand) throws(CommandFailure) -> String? {
-        let policy = parsed.values("sdk-ad-in-pip").last ?? SDKAdInPictureInPicture.skip.rawValue
-        guard SDKAdInPictureInPicture(rawValue: policy) != nil else {
-            throw .usage(UsageError(commandPath: parsed.path, message: "--sdk-ad-in-pip must be skip, defer or attempt, not '\(policy)'"))
-        }
-        return policy == SDKAdInPictureInPicture.skip.rawValue ? nil : policy
     }
 
     static func encode<Value: Encodable>(_ value: Value) -> String {

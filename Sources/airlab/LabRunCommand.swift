@@ -45,24 +45,19 @@ enum LabRunCommand {
             .value("receivers-file", "FILE", help: "Receivers to use, one entry a line as in --receivers (# starts a comment); repeat for a file per host.", repeatable: true),
             .value("per-host", "N", help: "At most N sessions at once on one host; the other receivers there wait for one to end.", default: String(FleetRun.defaultSessionsPerHost)),
             .value("profile", "NAME|FILE", help: "Start a local fleet with a receiver of this profile instead.", repeatable: true),
-            .value("events", "FILE", help: "Client interstitial events (JSON in AVPlayerInterstitialEvent's shape)."),
             .value("seed", "N", help: "Seed of the latency draws, the same for every receiver.", default: "1"),
             .value("time-scale", "X", help: "Run the local fleet's clocks X times faster than real time (with --profile)."),
             .value("media", "probe|verify|realtime", help: "What the local fleet does with the media (with --profile): probe; verify (fetch every segment once and play through each profile's network and buffer); realtime (each receiver fetches as it plays, paced to its profile).", default: "probe"),
             .value("max-rebuffer-s", "SECONDS", help: "Fail a break's rebuffer case when it stalls longer than this in all (receivers that fetch segments)."),
             .value("do", "SCRIPT", help: "A scripted sender every receiver plays: \"at 3 seek 40; at 12 pause; at 14 play\"."),
-            .value("start", "SECONDS", help: "Start at this primary position."),
-            .flag("no-interstitials", help: "Ignore the playlist's interstitials (an ad-free plan)."),
             .value("max-transition-ms", "N", help: "Fail an interstitial whose switch in or out takes longer."),
             .flag("fail-on-error", help: "Also fail a receiver whose session had errors or whose playlist has errors."),
-            .value("sdk-ads", "FILE", help: "Ad breaks the sender's ad SDK starts itself (JSON: {\"breaks\": [{\"time\": 600, \"ads\": [{\"duration\": 30}]}]})."),
-            .value("sdk-ad-in-pip", "skip|defer|attempt", help: "What the SDK does with a break due in picture in picture.", default: "skip"),
             .flag("fail-on-lost-ads", help: "Fail each SDK ad break lost to picture in picture (script it with --do \"at 30 pip on\")."),
             .value("out", "DIR", help: "Where the reports go.", default: "lab-report"),
             .value("group", "GROUP.json", help: "Play a watch-together group (group simulate's file) on real receivers instead of one playlist."),
             ReceiverOptions.password,
             ReceiverOptions.discoveryTimeout,
-        ] + GroupSimulateCommand.Options.thresholdOptions)
+        ] + CastOptions.all + GroupSimulateCommand.Options.thresholdOptions)
 
     struct Options {
         var playlist: String
@@ -161,16 +156,8 @@ enum LabRunCommand {
             return try await GroupLabCommand.run(parsed, file: group, out: options.out, seed: options.seed, timeScale: options.timeScale)
         }
         var order = PlayOrder(url: options.playlist)
-        order.interstitialEvents = try CastCommand.readEvents(parsed.values("events").last)
+        try CastOptions(parsed).apply(to: &order)
         order.script = options.script
-        order.automaticallyHandlesInterstitialEvents = !parsed.flag("no-interstitials")
-        order.sdkAdBreaks = try CastCommand.readSDKAds(parsed.values("sdk-ads").last)
-        order.sdkAdInPictureInPicture = try CastCommand.sdkAdPolicy(parsed)
-        do throws(UsageError) {
-            order.start = try parsed.value("start", as: Double.self)
-        } catch {
-            throw .usage(error)
-        }
 
         let slots = HostSlots(limit: options.sessionsPerHost)
         let interruption = Interruption.onInterruptSignal()

@@ -27,24 +27,18 @@ enum SimulateCommand {
         options: [
             .value("profile", "NAME|FILE", help: "A receiver profile to simulate.", repeatable: true),
             .value("seed", "N", help: "Seed of the latency draws: one seed, one timeline.", default: "1"),
-            .value("start", "SECONDS", help: "Start playback at this primary position (PRE interstitials still play first)."),
-            .value("events", "FILE", help: "Client interstitial events (JSON in AVPlayerInterstitialEvent's shape): overrides and additions."),
-            .flag("no-interstitials", help: "Ignore the playlist's interstitials (an ad-free plan)."),
             .value("do", "SCRIPT", help: "A scripted sender: \"at 3 seek 40; at 12 rate 2; at 20 pause; at 22 play\"."),
             .value("until", "SECONDS", help: "Stop at this session time (live content has no end)."),
-            .value("language", "CODE", help: "The audio and subtitle language the sender prefers."),
             .value("timeout", "SECONDS", help: "Give up on each fetch and probe after this many seconds (at least 1).", default: "10"),
             .flag("json", help: "Print the sessions as one JSON document (the report format the daemon and lab share)."),
             .value("junit", "FILE", help: "Also write JUnit XML: a test case per receiver and interstitial."),
             .value("html", "FILE", help: "Also write an HTML report with a table of interstitials and an SVG timeline per receiver."),
             .value("max-transition-ms", "N", help: "Fail a test case (and exit 1) when a switch into or out of an interstitial takes longer."),
-            .value("sdk-ads", "FILE", help: "Ad breaks the sender's ad SDK starts itself (JSON: {\"breaks\": [{\"time\": 600, \"ads\": [{\"duration\": 30}]}]})."),
-            .value("sdk-ad-in-pip", "skip|defer|attempt", help: "What the SDK does with a break due in picture in picture.", default: "skip"),
             .flag("fail-on-lost-ads", help: "Fail a test case (and exit 1) for each SDK ad break lost to picture in picture."),
             .value("media", "probe|verify", help: "probe: plan on the latency model; verify: fetch every segment once and play it through each profile's network and buffer.", default: "probe"),
             .value("fetch-trace", "FILE", help: "Play fetches as a recorded trace says: a session's, from airlabd's /sessions/ID/fetches or lab run's OUT/fetches/ ({\"rows\": [{\"uri\", \"attempt\", \"status\", \"bytes\", \"firstByteSeconds\", \"seconds\"}]}); implies --media verify."),
             .value("max-rebuffer-s", "SECONDS", help: "Fail a break's rebuffer test case (and exit 1) when it stalls longer than this in all."),
-        ])
+        ] + CastOptions.all)
 
     static let command = Command(path: ["simulate"]) { parsed in
         let options: Options
@@ -63,31 +57,11 @@ enum SimulateCommand {
                 return Airlab.usageStatus
             }
         }
-        var clientEvents: ClientEvents?
-        if let path = options.eventsFile {
-            do {
-                let data = try Data(contentsOf: URL(fileURLWithPath: path))
-                clientEvents = try ClientEvents(parsing: data)
-            } catch let error as ClientEvents.Failure {
-                Terminal.error("airlab simulate: \(path): \(error)")
-                return Airlab.usageStatus
-            } catch {
-                Terminal.error("airlab simulate: \(path): cannot be read (no such file or unreadable)")
-                return Airlab.usageStatus
-            }
-        }
-
-        var sdkAds: SDKAdSchedule?
-        if let path = options.sdkAdsFile {
-            do {
-                sdkAds = try SDKAdSchedule(parsing: try Data(contentsOf: URL(fileURLWithPath: path)))
-            } catch let error as SDKAdSchedule.Failure {
-                Terminal.error("airlab simulate: \(path): \(error)")
-                return Airlab.usageStatus
-            } catch {
-                Terminal.error("airlab simulate: \(path): cannot be read (no such file or unreadable)")
-                return Airlab.usageStatus
-            }
+        let cast: CastOptions
+        do throws(CommandFailure) {
+            cast = try CastOptions(parsed)
+        } catch {
+            return error.report("simulate")
         }
 
         var trace: FetchTrace?
@@ -107,11 +81,7 @@ enum SimulateCommand {
             loader: ResourceLoader(timeout: options.timeout),
             prober: ProbeCache(options: ProbeOptions(timeout: options.timeout)))
         planner.media = options.media
-        var request = CastRequest(
-            playlist: options.playlist, startPosition: options.start, clientEvents: clientEvents,
-            automaticallyHandlesInterstitials: !options.noInterstitials, preferredLanguage: options.language)
-        request.sdkAds = sdkAds
-        request.sdkAdInPictureInPicture = options.sdkAdInPictureInPicture
+        let request = cast.request(playlist: options.playlist)
         let prepared: PreparedCast
         do throws(CastError) {
             prepared = try await planner.prepare(request)
@@ -143,19 +113,13 @@ enum SimulateCommand {
         var playlist: String
         var profiles: [String]
         var seed: UInt64
-        var start: Double?
-        var eventsFile: String?
-        var noInterstitials: Bool
         var script: SenderScript
         var until: Double?
-        var language: String?
         var timeout: Double
         var json: Bool
         var junitFile: String?
         var htmlFile: String?
         var maxTransitionMilliseconds: Double?
-        var sdkAdsFile: String?
-        var sdkAdInPictureInPicture: SDKAdInPictureInPicture
         var failOnLostAds: Bool
         var media: MediaMode
         var traceFile: String?
@@ -167,10 +131,6 @@ enum SimulateCommand {
             profiles = parsed.values("profile")
             guard !profiles.isEmpty else { throw fail("give at least one --profile (\(ProfileCatalog().shippedNames.joined(separator: ", ")))") }
             seed = try parsed.wholeNumber("seed", default: 1)
-            start = try parsed.value("start", as: Double.self)
-            if let start, start < 0 { throw fail("--start must be 0 or more, not '\(start)'") }
-            eventsFile = parsed.values("events").last
-            noInterstitials = parsed.flag("no-interstitials")
             do throws(SenderScript.SyntaxError) {
                 script = try SenderScript(parsing: parsed.values("do").last ?? "")
             } catch {
@@ -178,7 +138,6 @@ enum SimulateCommand {
             }
             until = try parsed.value("until", as: Double.self)
             if let until, until <= 0 { throw fail("--until must be a positive number of seconds, not '\(until)'") }
-            language = parsed.values("language").last
             timeout = try parsed.value("timeout", as: Double.self) ?? ResourceLoader.defaultTimeout
             guard timeout >= 1, timeout <= 86_400 else { throw fail("--timeout must be from 1 to 86400 seconds, not '\(timeout)'") }
             json = parsed.flag("json")
@@ -186,12 +145,6 @@ enum SimulateCommand {
             htmlFile = parsed.values("html").last
             maxTransitionMilliseconds = try parsed.value("max-transition-ms", as: Double.self)
             if let limit = maxTransitionMilliseconds, limit <= 0 { throw fail("--max-transition-ms must be a positive number, not '\(limit)'") }
-            sdkAdsFile = parsed.values("sdk-ads").last
-            let policy = parsed.values("sdk-ad-in-pip").last ?? SDKAdInPictureInPicture.skip.rawValue
-            guard let read = SDKAdInPictureInPicture(rawValue: policy) else {
-                throw fail("--sdk-ad-in-pip must be skip, defer or attempt, not '\(policy)'")
-            }
-            sdkAdInPictureInPicture = read
             failOnLostAds = parsed.flag("fail-on-lost-ads")
             traceFile = parsed.values("fetch-trace").last
             switch MediaMode.parse(parsed.values("media").last ?? (traceFile == nil ? "probe" : "verify")) {
