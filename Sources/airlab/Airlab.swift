@@ -1,10 +1,21 @@
 @preconcurrency import Glibc
 import Arguments
 
-/// A runnable subcommand: its description and what it does with the parsed line.
+/// A runnable subcommand: its description (which parsing, `--help`, completions and the manual page
+/// are made from) and what it does with the parsed line.
 struct Command: Sendable {
-    var path: [String]
+    /// The group it sits in (`playlist`, `lab`, `group`); empty at the top.
+    var group: String?
+    var spec: CommandSpec
     var run: @Sendable (ParsedCommand) async -> Int32
+
+    init(in group: String? = nil, _ spec: CommandSpec, run: @escaping @Sendable (ParsedCommand) async -> Int32) {
+        self.group = group
+        self.spec = spec
+        self.run = run
+    }
+
+    var path: [String] { (group.map { [$0] } ?? []) + [spec.name] }
 }
 
 /// The `airlab` command tree and its dispatch.
@@ -12,6 +23,7 @@ enum Airlab {
     /// Exit status for a command line that does not fit (and for I/O failures, per the CLI's contract).
     static let usageStatus: Int32 = 2
 
+    /// Every command, once, in the order `--help` lists them.
     static let commands: [Command] = [
         PlaylistInspectCommand.command,
         ProbeCommand.command,
@@ -20,35 +32,33 @@ enum Airlab {
         SimulateCommand.command,
         DiscoverCommand.command,
         CastCommand.command,
+    ] + ControlCommands.commands + [
         StatusCommand.command,
         WatchCommand.command,
         LabRunCommand.command,
         GroupSimulateCommand.command,
         OriginCommand.command,
-    ] + ControlCommands.commands
+    ]
 
+    /// What each group of commands is for.
+    static let groups = [
+        "playlist": "Work with HLS playlists offline.",
+        "lab": "Run a playlist against a fleet of receivers, with reports.",
+        "group": "Watch-together groups: coordinated playback with each participant's own ads.",
+    ]
+
+    /// The command tree, made from `commands`: a group sits where its first command does.
     static let root = CommandSpec(
         name: "airlab",
         abstract: "Sender and lab tool for airlab, the AirPlay-style receiver emulator for HLS interstitials.",
-        subcommands: [
-            CommandSpec(name: "playlist", abstract: "Work with HLS playlists offline.", subcommands: [PlaylistInspectCommand.spec]),
-            ProbeCommand.spec,
-            ValidateCommand.spec,
-            CompareCommand.spec,
-            SimulateCommand.spec,
-            DiscoverCommand.spec,
-            CastCommand.spec,
-            ControlCommands.seekSpec,
-            ControlCommands.rateSpec,
-            ControlCommands.pauseSpec,
-            ControlCommands.playSpec,
-            ControlCommands.stopSpec,
-            StatusCommand.spec,
-            WatchCommand.spec,
-            CommandSpec(name: "lab", abstract: "Run a playlist against a fleet of receivers, with reports.", subcommands: [LabRunCommand.spec]),
-            CommandSpec(name: "group", abstract: "Watch-together groups: coordinated playback with each participant's own ads.", subcommands: [GroupSimulateCommand.spec]),
-            OriginCommand.spec,
-        ],
+        subcommands: commands.reduce(into: [CommandSpec]()) { tree, command in
+            guard let group = command.group else { return tree.append(command.spec) }
+            if let index = tree.firstIndex(where: { $0.name == group }) {
+                tree[index].subcommands.append(command.spec)
+            } else {
+                tree.append(CommandSpec(name: group, abstract: groups[group] ?? "", subcommands: [command.spec]))
+            }
+        },
         version: PackageVersion.current)
 
     static func main(_ arguments: [String]) async -> Int32 {

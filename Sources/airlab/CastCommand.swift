@@ -35,7 +35,7 @@ enum CastCommand {
             ReceiverOptions.discoveryTimeout,
         ] + CastOptions.all)
 
-    static let command = Command(path: ["cast"]) { parsed in
+    static let command = Command(spec) { parsed in
         do throws(CommandFailure) {
             return try await run(parsed)
         } catch {

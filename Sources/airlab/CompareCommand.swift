@@ -21,7 +21,7 @@ enum CompareCommand {
         ],
         options: [MediaOptions.json, MediaOptions.timeout])
 
-    static let command = Command(path: ["compare"]) { parsed in
+    static let command = Command(spec) { parsed in
         let options: ProbeOptions
         do throws(UsageError) {
             options = try MediaOptions.probeOptions(parsed)

@@ -28,37 +28,37 @@ enum ControlCommands {
         options: [ReceiverOptions.to, ReceiverOptions.password, ReceiverOptions.discoveryTimeout])
 
     static let commands = [
-        control(["seek"]) { parsed, client throws(CommandFailure) in
+        control(seekSpec) { parsed, client throws(CommandFailure) in
             let position = try number(parsed, "SECONDS")
             guard position >= 0 else { throw .usage(UsageError(commandPath: parsed.path, message: "SECONDS must be 0 or more")) }
             try await perform { () throws(ReceiverError) in try await client.seek(to: position) }
         },
-        control(["rate"]) { parsed, client throws(CommandFailure) in
+        control(rateSpec) { parsed, client throws(CommandFailure) in
             let rate = try number(parsed, "RATE")
             try await perform { () throws(ReceiverError) in try await client.setRate(rate) }
         },
-        control(["pause"]) { _, client throws(CommandFailure) in
+        control(pauseSpec) { _, client throws(CommandFailure) in
             try await perform { () throws(ReceiverError) in try await client.setRate(0) }
         },
-        control(["play"]) { _, client throws(CommandFailure) in
+        control(playSpec) { _, client throws(CommandFailure) in
             try await perform { () throws(ReceiverError) in try await client.setRate(1) }
         },
-        control(["stop"]) { _, client throws(CommandFailure) in
+        control(stopSpec) { _, client throws(CommandFailure) in
             try await perform { () throws(ReceiverError) in try await client.stop() }
         },
     ]
 
     /// A command that resolves `--to`, then does `action` with the receiver's client.
     static func control(
-        _ path: [String], _ action: @escaping @Sendable (ParsedCommand, ReceiverClient) async throws(CommandFailure) -> Void
+        _ spec: CommandSpec, _ action: @escaping @Sendable (ParsedCommand, ReceiverClient) async throws(CommandFailure) -> Void
     ) -> Command {
-        Command(path: path) { parsed in
+        Command(spec) { parsed in
             do throws(CommandFailure) {
                 let receiver = try await ReceiverOptions.receiver(parsed)
                 try await action(parsed, ReceiverOptions.client(receiver, parsed))
                 return 0
             } catch {
-                return error.report(path.joined(separator: " "))
+                return error.report(spec.name)
             }
         }
     }

@@ -17,7 +17,7 @@ enum DiscoverCommand {
             .flag("json", help: "Print {\"receivers\": [...]} as JSON."),
         ])
 
-    static let command = Command(path: ["discover"]) { parsed in
+    static let command = Command(spec) { parsed in
         let seconds: Double
         do throws(UsageError) {
             seconds = try parsed.value("timeout", as: Double.self) ?? 3

@@ -34,7 +34,7 @@ enum GroupSimulateCommand {
             .value("html", "FILE", help: "Also write an HTML report: the table and an SVG lane per participant on the group time axis."),
         ] + Options.thresholdOptions)
 
-    static let command = Command(path: ["group", "simulate"]) { parsed in
+    static let command = Command(in: "group", spec) { parsed in
         let options: Options
         do throws(UsageError) {
             options = try Options(parsed)

@@ -137,7 +137,7 @@ enum LabRunCommand {
         }
     }
 
-    static let command = Command(path: ["lab", "run"]) { parsed in
+    static let command = Command(in: "lab", spec) { parsed in
         do throws(CommandFailure) {
             return try await run(parsed)
         } catch {

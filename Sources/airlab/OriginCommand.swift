@@ -36,7 +36,7 @@ enum OriginCommand {
             .value("time-scale", "X", help: "Stream seconds per real second of the live windows.", default: "1"),
         ])
 
-    static let command = Command(path: ["origin"]) { parsed in
+    static let command = Command(spec) { parsed in
         let port: UInt64
         var live: LivePackager.Schedule?
         do throws(UsageError) {

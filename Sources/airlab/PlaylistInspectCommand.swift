@@ -27,7 +27,7 @@ enum PlaylistInspectCommand {
             .value("stitched", "SELECTOR", help: "Report the stitched ad ranges SELECTOR picks and the primary length (selectors above)."),
         ])
 
-    static let command = Command(path: ["playlist", "inspect"]) { parsed in
+    static let command = Command(in: "playlist", spec) { parsed in
         let timeout: Double
         let location: ResourceLocation
         var stitched: StitchedSelector?

@@ -19,7 +19,7 @@ enum ProbeCommand {
             MediaOptions.timeout,
         ])
 
-    static let command = Command(path: ["probe"]) { parsed in
+    static let command = Command(spec) { parsed in
         let options: ProbeOptions
         let variant: Int?
         do throws(UsageError) {

@@ -40,7 +40,7 @@ enum SimulateCommand {
             .value("max-rebuffer-s", "SECONDS", help: "Fail a break's rebuffer test case (and exit 1) when it stalls longer than this in all."),
         ] + CastOptions.all)
 
-    static let command = Command(path: ["simulate"]) { parsed in
+    static let command = Command(spec) { parsed in
         let options: Options
         do throws(UsageError) {
             options = try Options(parsed)

@@ -13,7 +13,7 @@ enum StatusCommand {
             ReceiverOptions.discoveryTimeout,
         ])
 
-    static let command = Command(path: ["status"]) { parsed in
+    static let command = Command(spec) { parsed in
         do throws(CommandFailure) {
             let receiver = try await ReceiverOptions.receiver(parsed)
             let client = ReceiverOptions.client(receiver, parsed)

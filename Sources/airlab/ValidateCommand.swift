@@ -30,7 +30,7 @@ enum ValidateCommand {
             .value("concurrency", "N", help: "Segments fetched at once.", default: "4"),
         ])
 
-    static let command = Command(path: ["validate"]) { parsed in
+    static let command = Command(spec) { parsed in
         let input = parsed.positional("INPUT")!
         let variant: Int?
         let concurrency: Int

@@ -20,7 +20,7 @@ enum WatchCommand {
             .flag("until-end", help: "Return once a session ends."), ReceiverOptions.password, ReceiverOptions.discoveryTimeout,
         ])
 
-    static let command = Command(path: ["watch"]) { parsed in
+    static let command = Command(spec) { parsed in
         do throws(CommandFailure) {
             let receiver = try await ReceiverOptions.receiver(parsed)
             let client = ReceiverOptions.client(receiver, parsed)
