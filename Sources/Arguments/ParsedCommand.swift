@@ -27,19 +27,29 @@ public struct ParsedCommand: Sendable {
     var optionValues: [String: [String]]
 
     public func flag(_ name: String) -> Bool {
-        optionValues[name] != nil
+        assertDeclared(option: name)
+        return optionValues[name] != nil
     }
 
     public func positional(_ name: String) -> String? {
-        positionalValues[name]
+        assert(spec.positionals.contains { $0.name == name }, "\(path.joined(separator: " ")) reads a positional it does not declare: \(name)")
+        return positionalValues[name]
     }
 
     public func values(_ name: String) -> [String] {
-        optionValues[name] ?? []
+        assertDeclared(option: name)
+        return optionValues[name] ?? []
+    }
+
+    /// Debug builds stop at an option name the command does not declare: a misspelt name in the code
+    /// would otherwise read as an option never given.
+    private func assertDeclared(option name: String) {
+        assert(spec.option(named: name) != nil, "\(path.joined(separator: " ")) reads an option it does not declare: --\(name)")
     }
 
     /// The option's value converted to `T`, nil when absent; a value that does not convert is a usage error.
     public func value<T: ArgumentValue>(_ name: String, as type: T.Type = T.self) throws(UsageError) -> T? {
+        assertDeclared(option: name)
         guard let raw = optionValues[name]?.last else { return nil }
         guard let value = T(argument: raw) else {
             throw UsageError(
@@ -50,6 +60,7 @@ public struct ParsedCommand: Sendable {
 
     /// A whole number from 0 (a seed, a count), `defaultValue` when absent.
     public func wholeNumber(_ name: String, default defaultValue: UInt64) throws(UsageError) -> UInt64 {
+        assertDeclared(option: name)
         guard let raw = optionValues[name]?.last else { return defaultValue }
         guard let value = UInt64(raw) else {
             throw UsageError(commandPath: path, message: "--\(name) expects a whole number from 0, not '\(raw)'")
