@@ -18,6 +18,9 @@ let package = Package(
         /// Numbers as a person writes them in a sentence ("3", "2.5", never "3.0"): the one spelling every
         /// message, report and query uses.
         .target(name: "NumberText"),
+        /// The `text/event-stream` format: one event value, the frame a server writes and the parser a client
+        /// reads with.
+        .target(name: "ServerSentEvents"),
         /// JSON documents as values (`JSONValue`, with bounds on what a document may hold) and the
         /// validator of the schemas airlab ships; profiles, fleets, group scenarios and wire bodies use them.
         .target(name: "JSONDocument", dependencies: ["NumberText"]),
@@ -94,7 +97,7 @@ let package = Package(
         /// Not linked: COnDemand defines the functions HTTP calls and loads the library on first use.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         /// The HTTP server the receiver speaks through: keep-alive, limits, timeouts, upgrades, SSE.
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "COnDemand", "CivilTime", "OwnThreads"]),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "COnDemand", "CivilTime", "OwnThreads", "ServerSentEvents"]),
         /// The test origin: a folder served with injected faults (statuses, holds, pacing, stalls, cut and
         /// mislabelled bodies, redirects) from a validated plan, and its request log with timings.
         .target(name: "Origin", dependencies: ["HTTP", "HLS", "JSONDocument"]),
@@ -105,7 +108,7 @@ let package = Package(
         /// POST, DELETE, Digest answers, server-sent event streams, connections kept in pools of their own),
         /// with monotonic timings, connection reuse, timeouts, and pacing by each client's own token bucket,
         /// origin-limited time kept apart from receiver-limited time.
-        .target(name: "Transport", dependencies: ["CCurl", "COnDemand", "OwnThreads"]),
+        .target(name: "Transport", dependencies: ["CCurl", "COnDemand", "OwnThreads", "ServerSentEvents"]),
 
         // MARK: - Processes
 
@@ -116,7 +119,7 @@ let package = Package(
 
         /// One or many emulated receivers: sessions on the shared driver's scaled real clock (one per
         /// fleet), the sender protocol's routes, events, stored reports, metrics.
-        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Loading", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
+        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Loading", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText", "ServerSentEvents"]),
 
         // MARK: - The sender side
 
@@ -190,12 +193,12 @@ let package = Package(
                 "fuzz-request-head", "fuzz-segment-probe", "fuzz-segment-analysis", "fuzz-group-scenario", "fuzz-fetch-trace", "fuzz-fault-plan",
                 "fuzz-fleet-file", "fuzz-receiver-list",
             ]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CivilTime", "TestSupport", "Transport"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CivilTime", "TestSupport", "Transport", "ServerSentEvents"]),
         /// The test origin's plan, delivery and log, and its faults seen by a real client (Transport).
         .testTarget(name: "OriginTests", dependencies: ["Origin", "HLS", "Transport", "TestSupport"]),
         /// The token bucket and the time ledger, paced transfers against the test origin, and the requests,
         /// event streams and kept connections of the sender's side against the HTTP server and hostile peers.
-        .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP", "Origin", "TestSupport", "Profiles"]),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP", "Origin", "TestSupport", "Profiles", "ServerSentEvents"]),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "HLS", "Origin", "TestSupport", "airlab", "airlabd", "Playback", "Profiles", "Sessions"]),
         /// Checks the units in deploy/systemd/ with systemd-analyze, against the rules they must keep and
         /// against the options the built airlabd takes.

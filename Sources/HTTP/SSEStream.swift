@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import ServerSentEvents
 import Synchronization
 
 /// A `text/event-stream` response whose events are pushed from Swift after it was returned.

@@ -4,6 +4,7 @@ import HLS
 import HTTP
 import JSONDocument
 import SenderProtocol
+import ServerSentEvents
 import Sessions
 import Synchronization
 

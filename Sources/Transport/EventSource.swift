@@ -1,4 +1,5 @@
 import Foundation
+import ServerSentEvents
 import Synchronization
 
 /// A `text/event-stream` response read on the transfer loop as it arrives: the client's side of
@@ -26,10 +27,10 @@ public final class EventSource: Sendable {
 
     public let head: TransferHead
     /// The events in order; iterate once. Ending the iteration closes the stream.
-    public let events: AsyncThrowingStream<StreamedEvent, any Error>
+    public let events: AsyncThrowingStream<ServerSentEvent, any Error>
     private let fetch: StreamFetch
 
-    private init(head: TransferHead, events: AsyncThrowingStream<StreamedEvent, any Error>, fetch: StreamFetch) {
+    private init(head: TransferHead, events: AsyncThrowingStream<ServerSentEvent, any Error>, fetch: StreamFetch) {
         self.head = head
         self.events = events
         self.fetch = fetch
@@ -42,7 +43,7 @@ public final class EventSource: Sendable {
     public static func open(_ request: TransferRequest, maximumEventBytes: Int = maximumEventBytes, on loop: TransferLoop = .shared) async -> Opening {
         var request = request
         if !request.headers.contains(where: { $0.name.lowercased() == "accept" }) { request.headers.append(("Accept", "text/event-stream")) }
-        let (events, continuation) = AsyncThrowingStream.makeStream(of: StreamedEvent.self)
+        let (events, continuation) = AsyncThrowingStream.makeStream(of: ServerSentEvent.self)
         let reader = EventStreamReader(events: continuation, maximumEventBytes: max(1, maximumEventBytes))
         let fetch = StreamFetch()
         continuation.onTermination = { _ in fetch.cancel() }
@@ -123,10 +124,10 @@ final class EventStreamReader: TransferReceiver, Sendable {
     }
 
     private let state = Mutex(State())
-    private let events: AsyncThrowingStream<StreamedEvent, any Error>.Continuation
+    private let events: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation
     private let maximumEventBytes: Int
 
-    init(events: AsyncThrowingStream<StreamedEvent, any Error>.Continuation, maximumEventBytes: Int) {
+    init(events: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation, maximumEventBytes: Int) {
         self.events = events
         self.maximumEventBytes = maximumEventBytes
     }
@@ -150,7 +151,7 @@ final class EventStreamReader: TransferReceiver, Sendable {
     }
 
     func receive(body: UnsafeRawBufferPointer) -> Bool {
-        var ready: [StreamedEvent] = []
+        var ready: [ServerSentEvent] = []
         let keepGoing = state.withLock { state -> Bool in
             guard state.open else {
                 state.refusal.append(contentsOf: body.prefix(EventSource.maximumRefusalBytes - state.refusal.count))

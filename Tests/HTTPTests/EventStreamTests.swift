@@ -1,7 +1,8 @@
 import Foundation
 import HTTP
-import Testing
+import ServerSentEvents
 import TestSupport
+import Testing
 import Transport
 
 @Suite("Server-sent events")
@@ -81,7 +82,7 @@ struct EventStreamTests {
         #expect(text == "event: message\nid: 7\ndata: one\ndata: two\ndata: three\ndata: four\n\n")
         var parser = EventStreamParser()
         let read = text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { parser.consume(line: String($0)) }
-        #expect(read == [StreamedEvent(event: "message", data: "one\ntwo\nthree\nfour", id: "7")])
+        #expect(read == [ServerSentEvent(event: "message", data: "one\ntwo\nthree\nfour", id: "7")])
     }
 
     @Test("A client that never reads is dropped once an event would pass its stream's limit: that send says so, later ones are ignored, the stream closes as fellBehind and its connection is closed")

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import ServerSentEvents
 import Synchronization
 import TestSupport
 import Testing
@@ -57,9 +58,9 @@ struct EventSourceTests {
         stream.sendComment("heartbeat")
         stream.send(data: "one\ntwo", id: "7")
         stream.close()
-        var events: [StreamedEvent] = []
+        var events: [ServerSentEvent] = []
         for try await event in source.events { events.append(event) }
-        #expect(events == [StreamedEvent(event: "state-changed", data: "{\"state\":\"idle\"}"), StreamedEvent(data: "one\ntwo", id: "7")])
+        #expect(events == [ServerSentEvent(event: "state-changed", data: "{\"state\":\"idle\"}"), ServerSentEvent(data: "one\ntwo", id: "7")])
     }
 
     @Test("Lines that end in CRLF read as lines that end in LF")
@@ -71,7 +72,7 @@ struct EventSourceTests {
             return
         }
         var iterator = source.events.makeAsyncIterator()
-        #expect(try await iterator.next() == StreamedEvent(event: "a", data: "1"))
+        #expect(try await iterator.next() == ServerSentEvent(event: "a", data: "1"))
         source.close()
     }
 
@@ -169,7 +170,7 @@ struct EventSourceTests {
 
 @Suite("Event stream parsing")
 struct EventStreamParserTests {
-    func events(_ text: String) -> [StreamedEvent] {
+    func events(_ text: String) -> [ServerSentEvent] {
         var parser = EventStreamParser()
         return text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { parser.consume(line: String($0)) }
     }
@@ -189,12 +190,12 @@ struct EventStreamParserTests {
             data:  two
 
             """)
-        #expect(parsed == [StreamedEvent(event: "ended", data: "{\"a\":1}"), StreamedEvent(data: "one\n two")])
+        #expect(parsed == [ServerSentEvent(event: "ended", data: "{\"a\":1}"), ServerSentEvent(data: "one\n two")])
     }
 
     @Test("A field without a colon has an empty value, and the event name does not leak into the next event")
     func bareFieldAndReset() {
         let parsed = events("event: first\ndata\n\ndata: x\n\n")
-        #expect(parsed == [StreamedEvent(event: "first", data: ""), StreamedEvent(data: "x")])
+        #expect(parsed == [ServerSentEvent(event: "first", data: ""), ServerSentEvent(data: "x")])
     }
 }

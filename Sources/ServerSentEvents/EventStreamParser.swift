@@ -1,18 +1,3 @@
-/// One event of a `text/event-stream`, as a client receives it.
-public struct StreamedEvent: Sendable, Equatable {
-    /// The `event:` field; nil when the server named none (the format's "message").
-    public var event: String?
-    /// The `data:` lines joined with newlines.
-    public var data: String
-    public var id: String?
-
-    public init(event: String? = nil, data: String, id: String? = nil) {
-        self.event = event
-        self.data = data
-        self.id = id
-    }
-}
-
 /// Turns the lines of a `text/event-stream` into events, as the format's processing model says:
 /// fields accumulate until a blank line dispatches them, comment lines (`: heartbeat`) are ignored,
 /// an event without data is dropped, and one space after the colon is not part of the value.
@@ -24,14 +9,14 @@ public struct EventStreamParser: Sendable {
     public init() {}
 
     /// Takes one line without its line end; returns the event it completes, if any.
-    public mutating func consume(line: String) -> StreamedEvent? {
+    public mutating func consume(line: String) -> ServerSentEvent? {
         if line.isEmpty {
             defer {
                 event = nil
                 dataLines = []
             }
             guard !dataLines.isEmpty else { return nil }
-            return StreamedEvent(event: event, data: dataLines.joined(separator: "\n"), id: id)
+            return ServerSentEvent(event: event, data: dataLines.joined(separator: "\n"), id: id)
         }
         if line.hasPrefix(":") { return nil }
         let field: Substring

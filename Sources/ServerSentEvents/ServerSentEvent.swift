@@ -1,7 +1,7 @@
 import Foundation
 
-/// One event of a `text/event-stream`, as a server sends it (`SSEStream`); clients read streams with
-/// Transport's `EventSource`.
+/// One event of a `text/event-stream`: what a server sends (HTTP's `SSEStream` writes its `frame`) and
+/// what a client reads (Transport's `EventSource`, through `EventStreamParser`).
 public struct ServerSentEvent: Sendable, Equatable {
     /// The `event:` field; nil when the server named none (the format's "message").
     public var event: String?
