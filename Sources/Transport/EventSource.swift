@@ -24,6 +24,9 @@ public final class EventSource: Sendable {
     public static let maximumEventBytes = 1 << 20
     /// Bytes of a refusal's body kept; the transfer ends there.
     public static let maximumRefusalBytes = 64 * 1024
+    /// Events that may wait unread. A server that outpaces its reader by more fails the stream instead
+    /// of growing the client's memory: with `maximumEventBytes`, what one stream can hold is bounded.
+    public static let maximumWaitingEvents = 256
 
     public let head: TransferHead
     /// The events in order; iterate once. Ending the iteration closes the stream.
@@ -43,7 +46,8 @@ public final class EventSource: Sendable {
     public static func open(_ request: TransferRequest, maximumEventBytes: Int = maximumEventBytes, on loop: TransferLoop = .shared) async -> Opening {
         var request = request
         if !request.headers.contains(where: { $0.name.lowercased() == "accept" }) { request.headers.append(("Accept", "text/event-stream")) }
-        let (events, continuation) = AsyncThrowingStream.makeStream(of: ServerSentEvent.self)
+        let (events, continuation) = AsyncThrowingStream.makeStream(
+            of: ServerSentEvent.self, bufferingPolicy: .bufferingOldest(maximumWaitingEvents))
         let reader = EventStreamReader(events: continuation, maximumEventBytes: max(1, maximumEventBytes))
         let fetch = StreamFetch()
         continuation.onTermination = { _ in fetch.cancel() }
@@ -101,11 +105,14 @@ public enum EventStreamError: Error, Sendable, Equatable, CustomStringConvertibl
     case transfer(TransferError)
     /// A line or an event longer than the stream's cap (`EventSource.maximumEventBytes` unless its opener set another).
     case eventTooLarge(limit: Int)
+    /// More events than `EventSource.maximumWaitingEvents` arrived that the reader had not read.
+    case readerFellBehind(limit: Int)
 
     public var description: String {
         switch self {
         case .transfer(let error): error.description
         case .eventTooLarge(let limit): "the event stream sent an event larger than \(limit) bytes"
+        case .readerFellBehind(let limit): "the event stream sent more than \(limit) events faster than they were read"
         }
     }
 }
@@ -117,6 +124,7 @@ final class EventStreamReader: TransferReceiver, Sendable {
         var openHandler: (@Sendable (TransferHead) -> Void)?
         var open = false
         var tooLarge = false
+        var fellBehind = false
         var refusal = Data()
         var line: [UInt8] = []
         var eventBytes = 0
@@ -179,13 +187,18 @@ final class EventStreamReader: TransferReceiver, Sendable {
                 state.line.removeAll(keepingCapacity: true)
             }
         }
-        for event in ready { events.yield(event) }
+        for event in ready {
+            if case .dropped = events.yield(event) {
+                state.withLock { $0.fellBehind = true }
+                return false
+            }
+        }
         return keepGoing
     }
 
     /// The transfer ended: the stream finishes, or, when it never opened, the opening learns why.
     func finished(_ result: TransferResult, unopened: (EventSource.Opening) -> Void) {
-        let (open, tooLarge, body) = state.withLock { ($0.open, $0.tooLarge, $0.refusal) }
+        let (open, tooLarge, fellBehind, body) = state.withLock { ($0.open, $0.tooLarge, $0.fellBehind, $0.refusal) }
         guard open else {
             events.finish()
             if let status = result.status, result.error == nil || result.error == .endedByReceiver {
@@ -198,6 +211,7 @@ final class EventStreamReader: TransferReceiver, Sendable {
         switch result.error {
         case nil, .cancelled?: events.finish()
         case _ where tooLarge: events.finish(throwing: EventStreamError.eventTooLarge(limit: maximumEventBytes))
+        case _ where fellBehind: events.finish(throwing: EventStreamError.readerFellBehind(limit: EventSource.maximumWaitingEvents))
         case let error?: events.finish(throwing: EventStreamError.transfer(error))
         }
     }
