@@ -1,13 +1,10 @@
 import Arguments
-import Casting
 import Foundation
 import Lab
-import NumberText
 import Playback
 import Reports
 import SenderProtocol
 import Sessions
-import Synchronization
 
 /// `airlab lab run PLAYLIST …`: one playlist on a fleet of receivers at once, with reports.
 enum LabRunCommand {
@@ -159,62 +156,24 @@ enum LabRunCommand {
         try CastOptions(parsed).apply(to: &order)
         order.script = options.script
 
-        let slots = HostSlots(limit: options.sessionsPerHost)
-        let interruption = Interruption.onInterruptSignal()
-        var fleet: LocalFleet?
-        var receivers: [Receiver]
-        var missing: [SimulationReport.Failure] = []
-        if options.profiles.isEmpty {
-            let selection: ReceiverSelection
-            do {
-                selection = try await ReceiverSelection.resolve(
-                    options.receivers, directory: ReceiverDirectory(timeout: .milliseconds(Int(options.discoveryTimeout * 1000))), slots: slots)
-            } catch {
-                throw .other("cannot look for receivers over mDNS: \(error); give HOST:PORT addresses, or start a local fleet with --profile")
-            }
-            receivers = selection.chosen
-            missing = selection.missing.map {
-                .init(profile: $0, reason: ReceiverError(receiver: "receiver \"\($0)\"", problem: .notFoundOnNetwork("did not answer on mDNS")).description)
-            }
-            if receivers.isEmpty && missing.isEmpty {
-                throw .other("no airlab receiver answered on mDNS within \(options.discoveryTimeout.plainText) s; start some (airlabd) or give --profile")
-            }
-        } else {
-            do throws(FleetError) {
-                fleet = try await LocalFleet.start(profiles: options.profiles, timeScale: options.timeScale, media: options.media)
-            } catch {
-                throw .other(error.description)
-            }
-            receivers = fleet?.receivers ?? []
-        }
-
-        let served: ServedPlaylist
-        do throws(PlaylistError) {
-            served = try ServedPlaylist.prepare(options.playlist, for: receivers)
+        let receivers: LabRun.Receivers = options.profiles.isEmpty
+            ? .running(options.receivers, discoveryTimeout: options.discoveryTimeout)
+            : .localFleet(profiles: options.profiles, timeScale: options.timeScale, media: options.media)
+        var lab = LabRun(playlist: options.playlist, order: order, seed: options.seed, receivers: receivers)
+        lab.password = parsed.values("password").last
+        lab.sessionsPerHost = options.sessionsPerHost
+        let outcome: LabRun.Outcome
+        do throws(LabRunError) {
+            outcome = try await lab.run(
+                interruption: Interruption.onInterruptSignal(), interactive: Terminal.standardOutputIsTerminal, write: { Terminal.write($0) })
         } catch {
-            await fleet?.stop()
             throw .other(error.description)
         }
-        let board = FleetBoard(receivers: receivers, interactive: Terminal.standardOutputIsTerminal, write: { Terminal.write($0) })
-        var run = FleetRun(order: order, playlist: options.playlist, seed: options.seed, password: parsed.values("password").last)
-        run.slots = slots
-        let traces = Mutex<[Int: Result<FetchTrace, ReceiverError>]>([:])
-        run.fetchTraces = { index, trace in traces.withLock { $0[index] = trace } }
-        let runTask = Task { await run.run(on: receivers, url: { served.url(for: $0) }, update: { board.update($0, $1) }) }
-        let watcher = Task {
-            await interruption.wait()
-            if !Task.isCancelled { runTask.cancel() }
-        }
-        var report = await runTask.value
-        watcher.cancel()
-        board.finish()
-        served.stop()
-        await fleet?.stop()
-        if interruption.hasHappened {
+        if outcome.interrupted {
             Terminal.error("airlab lab run: interrupted; every session was told to stop")
             return CastCommand.interruptedStatus
         }
-        report.failures += missing
+        let report = outcome.report
 
         let files = [
             ("report.json", SessionReportJSON.render(report)),
@@ -226,14 +185,14 @@ enum LabRunCommand {
             for (name, text) in files {
                 try Data(text.utf8).write(to: options.out.appendingPathComponent(name), options: .atomic)
             }
-            try writeFetchTraces(traces.withLock { $0 }, of: receivers, into: options.out.appendingPathComponent("fetches"))
+            try writeFetchTraces(outcome.fetchTraces, of: outcome.receivers, into: options.out.appendingPathComponent("fetches"))
         } catch {
             throw .other("\(options.out.path): the reports cannot be written (\(error.localizedDescription))")
         }
         print("")
         print(LabSummaryText.render(report, thresholds: options.thresholds), terminator: "")
         print("reports: " + files.map { options.out.appendingPathComponent($0.0).path }.joined(separator: ", "))
-        if !traces.withLock(\.isEmpty) { print("fetch traces (airlab simulate --fetch-trace FILE): " + options.out.appendingPathComponent("fetches").path) }
+        if !outcome.fetchTraces.isEmpty { print("fetch traces (airlab simulate --fetch-trace FILE): " + options.out.appendingPathComponent("fetches").path) }
         return LabVerdict(report, thresholds: options.thresholds).rawValue
     }
 
