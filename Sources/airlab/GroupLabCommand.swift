@@ -28,71 +28,16 @@ enum GroupLabCommand {
         if let scripted = scenario.participants.first(where: { !$0.script.steps.isEmpty || !$0.faults.isEmpty }) {
             throw .other("\(file): participant '\(scripted.name)' has a script or faults, which only group simulate plays; a lab group plays its casts as they are")
         }
-        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-        var fleets: [LocalFleet] = []
-        var served: [ServedPlaylist] = []
-        func cleanUp() async {
-            for playlist in served { playlist.stop() }
-            for fleet in fleets { await fleet.stop() }
-        }
-        var participants: [GroupLabRun.Participant] = []
-        for participant in scenario.participants {
-            let receiver: Receiver
-            if let named = participant.receiver {
-                guard let address = ReceiverAddress(parsing: named) else {
-                    await cleanUp()
-                    throw .other("participant '\(participant.name)': receiver '\(named)' is not HOST:PORT")
-                }
-                receiver = Receiver(address: address, profile: participant.profile)
-            } else {
-                let started: Receiver?
-                do throws(FleetError) {
-                    // A daemon of its own: participants in separate processes, as on separate TVs.
-                    let fleet = try await LocalFleet.start(profiles: [participant.profile], timeScale: timeScale)
-                    fleets.append(fleet)
-                    started = fleet.receivers.first
-                } catch {
-                    await cleanUp()
-                    throw .other("participant '\(participant.name)': \(error)")
-                }
-                guard let started else {
-                    await cleanUp()
-                    throw .other("participant '\(participant.name)': its local airlabd announced no receiver")
-                }
-                receiver = started
-            }
-            let playlist = participant.playlist.contains("://") || participant.playlist.hasPrefix("/")
-                ? participant.playlist : folder.appendingPathComponent(participant.playlist).path
-            do throws(PlaylistError) {
-                let serving = try ServedPlaylist.prepare(playlist, for: [receiver])
-                served.append(serving)
-                participants.append(GroupLabRun.Participant(
-                    name: participant.name, receiver: receiver, url: serving.url(for: receiver), profile: participant.profile,
-                    policy: participant.policy, stitched: participant.stitched?.argument, adFree: participant.adFree))
-            } catch {
-                await cleanUp()
-                throw .other("participant '\(participant.name)': \(error)")
-            }
-        }
-        let lab = GroupLabRun(
-            contentID: scenario.contentID, policy: scenario.policy, participants: participants, seed: seed, password: parsed.values("password").last)
-        let interruption = Interruption.onInterruptSignal()
-        let runTask = Task { try await lab.run() }
-        let watcher = Task {
-            await interruption.wait()
-            if !Task.isCancelled { runTask.cancel() }
-        }
-        let result: Result<GroupReport, ReceiverError>
-        do {
-            result = .success(try await runTask.value)
-        } catch let error as ReceiverError {
-            result = .failure(error)
+        var lab = GroupLab(scenario: scenario, folder: URL(fileURLWithPath: file).deletingLastPathComponent(), seed: seed)
+        lab.timeScale = timeScale
+        lab.password = parsed.values("password").last
+        let played: Result<GroupReport, ReceiverError>?
+        do throws(LabRunError) {
+            played = try await lab.run(interruption: Interruption.onInterruptSignal())
         } catch {
-            result = .failure(ReceiverError(receiver: "the group", problem: .connectionLost("\(error)")))
+            throw .other(error.description)
         }
-        watcher.cancel()
-        await cleanUp()
-        if interruption.hasHappened {
+        guard let result = played else {
             Terminal.error("airlab lab run: interrupted; every participant was told to stop")
             return CastCommand.interruptedStatus
         }
