@@ -234,21 +234,17 @@ public struct GroupMembershipRequest: Sendable {
     public var selector: StitchedSelector?
     public var policy: GroupPolicy?
     public var adFree: Bool
-    /// The group's path on its host.
-    public var path: String { GroupPath.group(groupID).target }
-
     init(_ join: GroupJoin) throws(ProtocolError) {
         guard let url = URL(string: join.url), url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
             throw ProtocolError("group.url '\(join.url.prefix(200))' is not an http URL of a group, such as http://127.0.0.1:7000/groups/g1")
         }
-        let parts = url.path.split(separator: "/")
-        guard parts.count == 2, parts[0] == "groups", GroupCreation.isValidName(String(parts[1])) else {
+        guard case .group(let id)? = GroupPath(path: url.path), GroupCreation.isValidName(id) else {
             throw ProtocolError("group.url '\(join.url.prefix(200))' does not name a group: its path must be /groups/ID")
         }
         if let refusal = GroupCreation.nameRefusal("group.participant", join.participant) { throw ProtocolError(refusal) }
         self.host = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
         port = UInt16(exactly: url.port ?? 80) ?? 80
-        groupID = String(parts[1])
+        groupID = id
         participant = join.participant
         contentID = join.contentID
         if let text = join.stitched {

@@ -234,7 +234,7 @@ struct WireVocabularyTests {
                 order.group = GroupJoin(url: "http://10.0.0.3:7000/groups/g1", participant: "living-room")
                 let request = try PlayRequest.decode(body: order.jsonBody(), contentType: "application/json", sessionHeader: nil)
                 #expect(request.contentLocation == order.url && request.start == .seconds(7))
-                #expect(request.group?.path == GroupPath.group("g1").target && request.group?.participant == "living-room")
+                #expect(request.group?.groupID == "g1" && request.group?.participant == "living-room")
             case .session:
                 for path in [SessionPath.report("s 1"), .timeline("s 1"), .fetches("s 1")] {
                     let decoded = try #require(URLComponents(string: path.target)?.path)
