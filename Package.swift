@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "Playback", dependencies: ["HLS", "JSONDocument", "Profiles", "NumberText"]),
         /// The one session driver that runs many sessions on one clock, virtual or real, the clocks, the
         /// network model that answers an engine's fetches, and the session report.
-        .target(name: "Sessions", dependencies: ["HLS", "Playback", "Profiles"]),
+        .target(name: "Sessions", dependencies: ["HLS", "NumberText", "Playback", "Profiles"]),
         /// Watch-together groups (AVFoundation's coordinated playback): the coordinator, the follower
         /// that joins an engine to it, group simulations on a virtual clock, and their reports.
         .target(name: "Coordination", dependencies: ["HLS", "JSONDocument", "Playback", "Profiles", "Sessions", "NumberText"]),

@@ -2,6 +2,7 @@ import HLS
 import Playback
 import Sessions
 import Synchronization
+import NumberText
 
 /// One run of a `GroupSimulation`: the participants' sessions on the shared driver, the coordinator,
 /// and the messages in flight between them.
@@ -75,7 +76,7 @@ final class GroupRun: Sendable {
         var started: [DrivenSession] = []
         for (index, member) in simulation.members.enumerated() {
             let recorder = SessionRecorder(profile: member.profile, playlist: member.name, seed: simulation.seed, startPosition: 0)
-            let horizon = simulation.until.map { SessionSetup.Horizon(time: $0, reason: "the group simulation reached --until \(PlaybackCommand.format($0))") }
+            let horizon = simulation.until.map { SessionSetup.Horizon(time: $0, reason: "the group simulation reached --until \(($0).plainText)") }
                 ?? (member.plan.isLive ? SessionSetup.Horizon(time: 86_400, reason: "the group simulation reached its horizon") : nil)
             let setup = SessionSetup(plan: member.plan, recorder: recorder, horizon: horizon, delivery: member.delivery)
             let callbacks = SessionCallbacks(publish: { [weak self] events in self?.engineEvents(index, events) })
@@ -290,7 +291,7 @@ final class GroupRun: Sendable {
             if state.agents.allSatisfy(\.left) { return [] }
             if now >= horizon {
                 if simulation.until == nil, !simulation.members.contains(where: \.plan.isLive) {
-                    state.errors.append("the run reached its horizon at \(PlaybackCommand.format(horizon)) s with participants still playing; they were ended there")
+                    state.errors.append("the run reached its horizon at \(horizon.plainText) s with participants still playing; they were ended there")
                 }
                 return state.agents.indices.filter { !state.agents[$0].left }.map { .end($0, "the group simulation reached its horizon") }
             }

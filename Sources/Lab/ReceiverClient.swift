@@ -166,7 +166,7 @@ public struct ReceiverClient: Sendable {
         case 401: throw failure(.passwordRequired(given: password != nil))
         case 403:
             throw failure(.refused(
-                restriction: response.header("X-Airlab-Restriction"), eventID: response.header("X-Airlab-Event"), message: message))
+                restriction: response.header(SenderEvent.restrictionHeader), eventID: response.header(SenderEvent.eventHeader), message: message))
         case 404: throw failure(.notFound(message))
         case 409: throw failure(.noSession(message))
         case 422: throw failure(.unplayable(message))

@@ -24,34 +24,31 @@ public struct SessionProgress: Sendable, Equatable {
 
     public init() {}
 
-    /// Takes one event of the session (the caller filters out other sessions' events).
-    public mutating func apply(_ event: SessionEvent) {
-        if let state = event.state { self.state = state.name }
-        switch event.knownKind {
-        case .transitionStarted?:
-            lastSwitchMilliseconds = event.transition?.totalMilliseconds ?? lastSwitchMilliseconds
+    /// Takes one event of the session (the caller filters out other sessions' events); one this sender
+    /// cannot read changes nothing.
+    public mutating func apply(_ sessionEvent: SessionEvent) {
+        guard let event = sessionEvent.event else { return }
+        state = event.state.rawValue
+        switch event.detail {
+        case .transitionStarted(let transition, let place):
+            lastSwitchMilliseconds = transition.totalMilliseconds
             // A switch into an asset names it; the one back to primary does not.
-            if event.assetIndex != nil {
-                interstitial = event.eventID
-                assetIndex = event.assetIndex
-            } else {
-                interstitial = nil
-                assetIndex = nil
-            }
-        case .interstitialStarted?:
+            interstitial = place.assetIndex == nil ? nil : place.eventID
+            assetIndex = place.assetIndex
+        case .interstitialStarted(let place, _):
             interstitialsPlayed += 1
-            interstitial = event.eventID
-        case .assetStarted?:
-            interstitial = event.eventID ?? interstitial
-            assetIndex = event.assetIndex
-        case .interstitialEnded?:
+            interstitial = place.eventID
+        case .assetStarted(let asset):
+            interstitial = asset.eventID
+            assetIndex = asset.index
+        case .interstitialEnded:
             interstitial = nil
             assetIndex = nil
-        case .breakSkipped?:
+        case .breakSkipped:
             interstitialsSkipped += 1
-        case .commandRefused?:
+        case .commandRefused:
             refusals += 1
-        case .ended?:
+        case .ended:
             state = "ended"
             endReason = event.reason
             interstitial = nil
@@ -59,8 +56,8 @@ public struct SessionProgress: Sendable, Equatable {
         default:
             break
         }
-        switch event.knownKind {
-        case .transitionStarted?, .interstitialStarted?, .assetStarted?, .interstitialEnded?:
+        switch event.kind {
+        case .transitionStarted, .interstitialStarted, .assetStarted, .interstitialEnded:
             // Polls measure within what plays: a new context starts without the old one's numbers.
             position = nil
             duration = nil
@@ -68,9 +65,7 @@ public struct SessionProgress: Sendable, Equatable {
             break
         }
         // Events carry primary positions; inside an interstitial only polls know where it is.
-        if interstitial == nil && event.knownKind != .transitionStarted, let position = event.position {
-            self.position = position
-        }
+        if interstitial == nil && event.kind != .transitionStarted { position = event.position }
     }
 
     public mutating func apply(_ progress: PlaybackProgress) {

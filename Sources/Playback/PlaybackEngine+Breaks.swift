@@ -1,4 +1,5 @@
 import HLS
+import NumberText
 
 /// Breaks: finding the pod the playhead reaches, playing its events and assets, and leaving it.
 extension PlaybackEngine {
@@ -103,7 +104,7 @@ extension PlaybackEngine {
                 cursor.allCounted = false
             }
             if let skipReason {
-                events.append(self.event(.breakSkipped, eventID: event.eventID, reason: "interstitial '\(event.eventID)' is skipped: \(skipReason)"))
+                events.append(self.event(.breakSkipped(eventID: event.eventID), reason: "interstitial '\(event.eventID)' is skipped: \(skipReason)"))
                 continue
             }
             if let join = cursor.joinOffset, join >= event.playedDuration - Self.tolerance {
@@ -120,7 +121,7 @@ extension PlaybackEngine {
             events += skipFailedAssets(&cursor)
             if cursor.asset >= event.assets.count {
                 // Every asset failed while it was being preloaded: nothing of the event can play.
-                events.append(self.event(.breakSkipped, eventID: event.eventID, reason: "interstitial '\(event.eventID)' is skipped: none of its assets could be fetched"))
+                events.append(self.event(.breakSkipped(eventID: event.eventID), reason: "interstitial '\(event.eventID)' is skipped: none of its assets could be fetched"))
                 continue
             }
             if let join = cursor.joinOffset {
@@ -131,7 +132,7 @@ extension PlaybackEngine {
                 ? "switching from primary to interstitial '\(event.eventID)'" : "switching to interstitial '\(event.eventID)'")
                 + (note.map { " (\($0))" } ?? "")
             activity = .transition(Switch(until: now + event.transitionIn.seconds, then: .asset(cursor)))
-            return events + [self.event(.transitionStarted, eventID: event.eventID, assetIndex: cursor.asset, reason: reason, transition: event.transitionIn)]
+            return events + [self.event(.transitionStarted(event.transitionIn, BreakPlace(event.eventID, asset: cursor.asset)), reason: reason)]
         }
         return events + leaveBreak(cursor, resumeAt: nil, reason: "the break is over")
     }
@@ -164,7 +165,7 @@ extension PlaybackEngine {
     func skipFailedAssets(_ cursor: inout BreakCursor) -> [PlaybackEvent] {
         var events: [PlaybackEvent] = []
         while cursor.asset < cursor.event.assets.count, let failure = cursor.currentAsset.failure ?? preloadFailure(of: cursor) {
-            events.append(event(.assetSkipped, eventID: cursor.event.eventID, assetIndex: cursor.asset, assetURI: cursor.currentAsset.uri,
+            events.append(event(.assetSkipped(AssetPlace(cursor.event.eventID, index: cursor.asset, uri: cursor.currentAsset.uri)),
                 reason: "asset \(cursor.asset + 1) of '\(cursor.event.eventID)' is skipped: \(failure)"))
             cursor.asset += 1
         }
@@ -177,8 +178,8 @@ extension PlaybackEngine {
         if cursor.startsEvent {
             cursor.startsEvent = false
             startedEventIDs.insert(cursor.event.eventID)
-            events.append(event(.interstitialStarted, eventID: cursor.event.eventID, assetIndex: cursor.asset,
-                reason: "interstitial '\(cursor.event.eventID)' started", mode: presentation.mode == .standard ? nil : presentation.mode))
+            events.append(event(.interstitialStarted(BreakPlace(cursor.event.eventID, asset: cursor.asset), mode: presentation.mode == .standard ? nil : presentation.mode),
+                reason: "interstitial '\(cursor.event.eventID)' started"))
         }
         activity = .interstitial(cursor)
         var uri = cursor.currentAsset.uri
@@ -186,12 +187,12 @@ extension PlaybackEngine {
         let joinedAt = cursor.eventElapsed + cursor.offset
         if joinedAt > Self.tolerance && cursor.offset > Self.tolerance {
             // Joined mid-way: the receiver asks the origin for the asset from where the break is now.
-            uri += "\(uri.contains("?") ? "&" : "?")_HLS_start_offset=\(PlaybackCommand.format(joinedAt))"
-            reason = "joined asset \(cursor.asset + 1) of '\(cursor.event.eventID)' \(PlaybackCommand.format(cursor.offset)) s in"
+            uri += "\(uri.contains("?") ? "&" : "?")_HLS_start_offset=\(joinedAt.plainText)"
+            reason = "joined asset \(cursor.asset + 1) of '\(cursor.event.eventID)' \(cursor.offset.plainText) s in"
         }
         events += [
-            event(.assetStarted, eventID: cursor.event.eventID, assetIndex: cursor.asset, assetURI: uri, reason: reason),
-            event(.stateChanged, eventID: cursor.event.eventID, reason: "the interstitial is playing"),
+            event(.assetStarted(AssetPlace(cursor.event.eventID, index: cursor.asset, uri: uri)), reason: reason),
+            event(.stateChanged(in: BreakPlace(cursor.event.eventID), startup: nil), reason: "the interstitial is playing"),
         ]
         if let target = queuedSeek {
             // A seek that arrived during the switch into the interstitial, and that its restrictions allowed.
@@ -202,7 +203,7 @@ extension PlaybackEngine {
 
     mutating func finishAsset(_ finished: BreakCursor) -> [PlaybackEvent] {
         let limitReached = finished.event.playoutLimit.map { finished.eventElapsed + finished.offset >= $0 - 1e-9 } ?? false
-        let ended = event(.assetEnded, eventID: finished.event.eventID, assetIndex: finished.asset, assetURI: finished.currentAsset.uri,
+        let ended = event(.assetEnded(AssetPlace(finished.event.eventID, index: finished.asset, uri: finished.currentAsset.uri)),
             reason: limitReached ? "X-PLAYOUT-LIMIT reached" : "the asset played to its end")
         return [ended] + moveOn(from: finished, limitReached: limitReached)
     }
@@ -220,11 +221,11 @@ extension PlaybackEngine {
             if cursor.asset < cursor.event.assets.count {
                 let transition = cursor.currentAsset.transitionFromPrevious
                 activity = .transition(Switch(until: now + transition.seconds, then: .asset(cursor)))
-                return events + [event(.transitionStarted, eventID: cursor.event.eventID, assetIndex: cursor.asset,
-                    reason: "switching to asset \(cursor.asset + 1) of '\(cursor.event.eventID)'", transition: transition)]
+                return events + [event(.transitionStarted(transition, BreakPlace(cursor.event.eventID, asset: cursor.asset)),
+                    reason: "switching to asset \(cursor.asset + 1) of '\(cursor.event.eventID)'")]
             }
         }
-        events.append(event(.interstitialEnded, eventID: cursor.event.eventID, assetIndex: cursor.asset,
+        events.append(event(.interstitialEnded(BreakPlace(cursor.event.eventID, asset: cursor.asset)),
             reason: limitReached ? "X-PLAYOUT-LIMIT cut the interstitial" : "the interstitial played to its end"))
         return events + advanceToPlayableEvent(cursor, from: cursor.member + 1, transitionFromPrimary: false)
     }
@@ -252,12 +253,12 @@ extension PlaybackEngine {
             let moved = abs(resume - position) > Self.tolerance
             position = resume
             activity = .primary(PrimaryPlayback(suppressed: resumption.suppressed))
-            let events = moved ? [event(.stateChanged, reason: "primary moves on by the resume offset of a break that played nothing")] : []
+            let events = moved ? [stateChanged("primary moves on by the resume offset of a break that played nothing")] : []
             return events + (takeDeferredSeek(resumption.deferredSeek) ?? endAtTheEnd() ?? [])
         }
         activity = .transition(Switch(until: now + lastPlayed.transitionOut.seconds, then: .primary(resumption)))
-        return [event(.transitionStarted, eventID: lastPlayed.eventID,
-            reason: "switching from interstitial '\(lastPlayed.eventID)' back to primary (\(reason))", transition: lastPlayed.transitionOut)]
+        return [event(.transitionStarted(lastPlayed.transitionOut, BreakPlace(lastPlayed.eventID)),
+            reason: "switching from interstitial '\(lastPlayed.eventID)' back to primary (\(reason))")]
     }
 
     var interstitialCursor: BreakCursor? {

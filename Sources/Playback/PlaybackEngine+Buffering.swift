@@ -1,4 +1,5 @@
 import Profiles
+import NumberText
 /// Buffering: when the plan carries segments and a buffer model (`--media verify|realtime`), the
 /// engine decides what to fetch and when, and stalls when the playhead reaches the end of what has
 /// arrived (docs/simulate.md, "Fetching the media").
@@ -236,7 +237,7 @@ extension PlaybackEngine {
             var again = fetch
             again.attempt += 1
             buffering.retry = PendingRetry(at: now + delay, fetch: again)
-            events.append(event(.segmentFailed, reason: "\(what) failed: \(failure); retry \(fetch.attempt) of \(policy.retries) in \(PlaybackCommand.format(delay)) s"))
+            events.append(event(.segmentFailed, reason: "\(what) failed: \(failure); retry \(fetch.attempt) of \(policy.retries) in \(delay.plainText) s"))
             return events + reconcileBuffering()
         }
         let tries = fetch.attempt == 1 ? "" : " after \(fetch.attempt) tries"

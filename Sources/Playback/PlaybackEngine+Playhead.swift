@@ -1,3 +1,4 @@
+import NumberText
 /// Where things play, for buffering: the playhead as a rendition and offset, what to preload after
 /// it, and how a live window that moved on past the playhead is caught up with.
 extension PlaybackEngine {
@@ -110,7 +111,7 @@ extension PlaybackEngine {
         events += endStall(reason: "the playhead left for the live window")
         let missed = restart - head.offset
         position = restart
-        events.append(event(.seeked, reason: "fell behind the live window: the \(PlaybackCommand.format(missed)) s after \(PlaybackCommand.format(head.offset)) left the playlist before they were fetched; playback jumps to \(PlaybackCommand.format(restart))"))
+        events.append(event(.seeked, reason: "fell behind the live window: the \(missed.plainText) s after \(head.offset.plainText) left the playlist before they were fetched; playback jumps to \(restart.plainText)"))
         return events + startBreakAtPlayhead()
     }
 }

@@ -1,3 +1,4 @@
+import NumberText
 /// The presentation mode, and the ad breaks a sender's SDK starts, which depend on it (docs/simulate.md).
 ///
 /// HLS interstitials never look at the mode: the schedule, SKIP, JUMP and resume offsets apply the
@@ -32,9 +33,9 @@ extension PlaybackEngine {
             case .notSupported: "this receiver has no picture in picture"
             case .notPossible: "picture in picture is not possible now (another app holds it)"
             }
-            return [event(.pipStartFailed, reason: "\(refusal.rawValue): \(why)", command: command.description, mode: presentation.mode)]
+            return [event(.pipStartFailed(command, mode: presentation.mode), reason: "\(refusal.rawValue): \(why)")]
         }
-        return changeMode(to: mode, cause: "asked by the sender", command: command.description)
+        return changeMode(to: mode, cause: "asked by the sender", command: command)
     }
 
     /// Another app taking picture in picture (or giving it back); taking it ends this session's.
@@ -44,10 +45,10 @@ extension PlaybackEngine {
         return changeMode(to: .standard, cause: "another app took picture in picture", command: nil)
     }
 
-    private mutating func changeMode(to mode: PresentationMode, cause: String, command: String?) -> [PlaybackEvent] {
+    private mutating func changeMode(to mode: PresentationMode, cause: String, command: PlaybackCommand?) -> [PlaybackEvent] {
         let from = presentation.mode
         presentation.mode = mode
-        return [event(.presentationModeChanged, reason: "\(from.rawValue) -> \(mode.rawValue): \(cause)", command: command, mode: mode)]
+        return [event(.presentationModeChanged(mode, command: command), reason: "\(from.rawValue) -> \(mode.rawValue): \(cause)")]
     }
 
     // MARK: - SDK ad breaks
@@ -60,17 +61,17 @@ extension PlaybackEngine {
         guard presentation.pictureInPictureActive else {
             return beginPod(BreakCursor(pod: pod, position: pod.position))
         }
-        let seconds = PlaybackCommand.format(pod.members.reduce(0) { $0 + $1.playedDuration })
+        let seconds = (pod.members.reduce(0) { $0 + $1.playedDuration }).plainText
         let name = "SDK ad break '\(pod.id)' (\(seconds) s)"
         let fell: PlaybackEvent
         switch plan.sdkAdInPictureInPicture {
         case .skip:
-            fell = event(.sdkAdSkipped, eventID: pod.id, reason: "\(name) fell due in picture in picture and was not started")
+            fell = event(.sdkAdSkipped(eventID: pod.id), reason: "\(name) fell due in picture in picture and was not started")
         case .defer:
             deferredSDKBreaks.append(DeferredSDKBreak(pod: pod, dueAt: now))
-            fell = event(.sdkAdDeferred, eventID: pod.id, reason: "\(name) fell due in picture in picture; it starts when picture in picture ends")
+            fell = event(.sdkAdDeferred(eventID: pod.id), reason: "\(name) fell due in picture in picture; it starts when picture in picture ends")
         case .attempt:
-            fell = event(.sdkAdStartRefused, eventID: pod.id, reason: "pip-active: \(name) cannot start while picture in picture is active")
+            fell = event(.sdkAdStartRefused(eventID: pod.id), reason: "pip-active: \(name) cannot start while picture in picture is active")
         }
         // Content plays on; a pod of the schedule's at the same position plays now.
         return [fell] + (endAtTheEnd() ?? startBreakAtPlayhead())
@@ -86,7 +87,7 @@ extension PlaybackEngine {
     /// switch into it says how late it starts, for listeners that do not keep the report.
     mutating func startDeferredSDKBreak() -> [PlaybackEvent] {
         let deferred = deferredSDKBreaks.removeFirst()
-        let delay = PlaybackCommand.format(now - deferred.dueAt)
+        let delay = (now - deferred.dueAt).plainText
         return beginPod(BreakCursor(pod: deferred.pod, position: position), note: "deferred: due \(delay) s ago, in picture in picture")
     }
 }

@@ -1,3 +1,4 @@
+import NumberText
 /// Stalls and failures of the media buffer (`PlaybackEngine+Buffering.swift`): when the playhead
 /// reaches the end of what has arrived it stalls, with the reason; a rendition that cannot be fetched
 /// is skipped (an asset) or ends the session (primary).
@@ -20,24 +21,23 @@ extension PlaybackEngine {
             }
         }
         buffering.stall = Stall(reason: reason, track: head.key, since: now, resumeAhead: resumeAhead)
-        let explanation = "\(reason.explanation): \(head.key) has nothing buffered past \(PlaybackCommand.format(track.bufferedEnd)) s"
-        let asset = playingAsset
-        return event(.stallStarted, eventID: asset?.eventID, assetIndex: asset?.index, reason: explanation, stall: reason)
+        let explanation = "\(reason.explanation): \(head.key) has nothing buffered past \(track.bufferedEnd.plainText) s"
+        return event(.stallStarted(reason, in: playingAsset), reason: explanation)
     }
 
-    /// The interstitial asset playing, if one is: a stall's events name it.
-    private var playingAsset: (eventID: String, index: Int)? {
+    /// The interstitial asset playing, if one is: a stall's events name it, as the track whose
+    /// buffer ran dry (none: primary's).
+    private var playingAsset: BreakPlace? {
         guard case .interstitial(let cursor) = activity else { return nil }
-        return (cursor.event.eventID, cursor.asset)
+        return BreakPlace(cursor.event.eventID, asset: cursor.asset)
     }
 
     /// Ends the stall in force, if there is one: its `stallEnded` event.
     mutating func endStall(reason: String) -> [PlaybackEvent] {
         guard let stall = buffering.stall else { return [] }
         buffering.stall = nil
-        let explanation = "the stall of \(PlaybackCommand.format(now - stall.since)) s ended: \(reason)"
-        let asset = playingAsset
-        return [event(.stallEnded, eventID: asset?.eventID, assetIndex: asset?.index, reason: explanation, stall: stall.reason)]
+        let explanation = "the stall of \((now - stall.since).plainText) s ended: \(reason)"
+        return [event(.stallEnded(stall.reason, in: playingAsset), reason: explanation)]
     }
 
     // MARK: - Failures
@@ -55,7 +55,7 @@ extension PlaybackEngine {
         buffering.failedAssets[key] = reason
         switch activity {
         case .interstitial(let cursor) where assetKey(cursor) == key:
-            events.append(event(.assetFailed, eventID: cursor.event.eventID, assetIndex: cursor.asset, assetURI: cursor.currentAsset.uri,
+            events.append(event(.assetFailed(AssetPlace(cursor.event.eventID, index: cursor.asset, uri: cursor.currentAsset.uri)),
                 reason: "asset \(cursor.asset + 1) of '\(cursor.event.eventID)' failed mid-play: \(reason)"))
             return events + moveOn(from: cursor)
         case .transition(let change):
@@ -75,10 +75,10 @@ extension PlaybackEngine {
         if cursor.asset < cursor.event.assets.count {
             let transition = cursor.currentAsset.transitionFromPrevious
             activity = .transition(Switch(until: now + transition.seconds, then: .asset(cursor), queuedSeek: change.queuedSeek))
-            return [event(.transitionStarted, eventID: cursor.event.eventID, assetIndex: cursor.asset,
-                reason: "switching to asset \(cursor.asset + 1) of '\(cursor.event.eventID)'", transition: transition)]
+            return [event(.transitionStarted(transition, BreakPlace(cursor.event.eventID, asset: cursor.asset)),
+                reason: "switching to asset \(cursor.asset + 1) of '\(cursor.event.eventID)'")]
         }
-        return [event(.interstitialEnded, eventID: cursor.event.eventID, assetIndex: cursor.asset, reason: "the interstitial's last assets failed")]
+        return [event(.interstitialEnded(BreakPlace(cursor.event.eventID, asset: cursor.asset)), reason: "the interstitial's last assets failed")]
             + advanceToPlayableEvent(cursor, from: cursor.member + 1, transitionFromPrimary: false)
     }
 

@@ -1,3 +1,4 @@
+import NumberText
 /// Variant switches of a VOD primary (`--media verify|realtime`): a receiver whose variant does not
 /// arrive in time, or cannot be fetched, moves down its ladder of variants rather than stalling on or
 /// failing the session, as hls.js's and Media3's ABR do in an emergency.
@@ -88,7 +89,7 @@ extension PlaybackEngine {
 
     /// Megabits per second to the kilobit: a measured rate has no more digits worth reading.
     static func megabits(_ bitsPerSecond: Double) -> String {
-        PlaybackCommand.format((bitsPerSecond / 1e3).rounded() / 1e3)
+        ((bitsPerSecond / 1e3).rounded() / 1e3).plainText
     }
 
     private mutating func switchVariant(to variant: Int, reason: String) -> PlaybackEvent {
@@ -100,7 +101,7 @@ extension PlaybackEngine {
         if let index = buffering.tracks.firstIndex(where: { $0.key == .primary }) {
             buffering.tracks[index].rebase(on: segments(ofVariant: variant))
         }
-        let rate = bitsPerSecond(ofVariant: variant).map { " (\(PlaybackCommand.format($0 / 1e6)) Mbit/s)" } ?? ""
-        return event(.variantSwitched, assetURI: uri, reason: "\(reason); switching from \(from) to \(uri)\(rate)")
+        let rate = bitsPerSecond(ofVariant: variant).map { " (\(($0 / 1e6).plainText) Mbit/s)" } ?? ""
+        return event(.variantSwitched(uri: uri), reason: "\(reason); switching from \(from) to \(uri)\(rate)")
     }
 }

@@ -1,5 +1,6 @@
 import HLS
 import Profiles
+import NumberText
 
 /// Plays a `PlaybackPlan` the way a receiver would: a pure state machine over a clock.
 ///
@@ -195,7 +196,7 @@ public struct PlaybackEngine: Sendable {
         let startPosition = min(start ?? 0, plan.isLive ? .infinity : plan.primaryDuration)
         position = startPosition
         activity = .loading(until: now + plan.startup.seconds, start: startPosition)
-        return [event(.stateChanged, reason: "the cast was accepted; loading the primary content", transition: plan.startup)]
+        return [event(.stateChanged(in: nil, startup: plan.startup), reason: "the cast was accepted; loading the primary content")]
     }
 
     mutating func seek(to requested: Double, command: PlaybackCommand) -> [PlaybackEvent] {
@@ -237,8 +238,8 @@ public struct PlaybackEngine: Sendable {
 
     /// Leaves a break for a primary position: the event ends here, cut short by the seek.
     mutating func leaveInterstitial(_ cursor: BreakCursor, for target: Double) -> [PlaybackEvent] {
-        let ended = event(.interstitialEnded, eventID: cursor.event.eventID, assetIndex: cursor.asset,
-            reason: "the sender seeked to \(PlaybackCommand.format(target)) during the interstitial")
+        let ended = event(.interstitialEnded(BreakPlace(cursor.event.eventID, asset: cursor.asset)),
+            reason: "the sender seeked to \(target.plainText) during the interstitial")
         return [ended] + leaveBreak(cursor, resumeAt: cursor.position, reason: "seek", then: .sender(target))
     }
 
@@ -250,22 +251,22 @@ public struct PlaybackEngine: Sendable {
             var events: [PlaybackEvent] = []
             if let command {
                 events.append(refusal(command, restriction: .jump, eventID: jump.event,
-                    reason: "interstitial '\(jump.event)' restricts JUMP: it plays before the seek to \(PlaybackCommand.format(target)) lands"))
+                    reason: "interstitial '\(jump.event)' restricts JUMP: it plays before the seek to \(target.plainText) lands"))
             }
             position = jump.pod.position
             activity = .primary(PrimaryPlayback())
-            events.append(event(.seeked, reason: "a JUMP-restricted interstitial lies before \(PlaybackCommand.format(target)); it plays first"))
+            events.append(event(.seeked, reason: "a JUMP-restricted interstitial lies before \(target.plainText); it plays first"))
             return events + startPod(jump.pod, seekAfterwards: target)
         }
         if let covering = coveringPod(of: target, suppressing: nil) {
             position = covering.position
             activity = .primary(PrimaryPlayback())
-            let events = [event(.seeked, reason: "\(PlaybackCommand.format(target)) lies in primary time an interstitial replaces; it plays first")]
+            let events = [event(.seeked, reason: "\(target.plainText) lies in primary time an interstitial replaces; it plays first")]
             return events + startPod(covering)
         }
         position = target
         activity = .primary(PrimaryPlayback())
-        return [event(.seeked, reason: "seeked to \(PlaybackCommand.format(target))")] + (endAtTheEnd() ?? startBreakAtPlayhead())
+        return [event(.seeked, reason: "seeked to \(target.plainText)")] + (endAtTheEnd() ?? startBreakAtPlayhead())
     }
 
     mutating func setRate(_ newRate: Double, command: PlaybackCommand) -> [PlaybackEvent] {
@@ -283,7 +284,7 @@ public struct PlaybackEngine: Sendable {
         rate = newRate
         var events = [event(.rateChanged, reason: newRate == 0 ? "paused by the sender" : "rate set by the sender")]
         if state != before {
-            events.append(event(.stateChanged, reason: newRate == 0 ? "paused by the sender" : "resumed by the sender"))
+            events.append(stateChanged(newRate == 0 ? "paused by the sender" : "resumed by the sender"))
         }
         if newRate > 0, case .primary = activity {
             events += startBreakAtPlayhead()
@@ -327,17 +328,17 @@ public struct PlaybackEngine: Sendable {
         position = start
         activity = .primary(PrimaryPlayback(suppressed: suppressed))
         guard let covering = coveringPod(of: start, suppressing: suppressed) else {
-            return [event(.stateChanged, reason: "the primary content started")] + (endAtTheEnd() ?? startBreakAtPlayhead())
+            return [stateChanged("the primary content started")] + (endAtTheEnd() ?? startBreakAtPlayhead())
         }
         position = covering.position
         if plan.isLive {
             // A live viewer joins a break in progress where it is now, as the origin plays it
             // (the asset is requested with _HLS_start_offset), not from its start.
             let join = start - covering.position
-            return [event(.stateChanged, reason: "the live edge lies inside an interstitial; joining it \(PlaybackCommand.format(join)) s in")]
+            return [stateChanged("the live edge lies inside an interstitial; joining it \(join.plainText) s in")]
                 + startPod(covering, joinOffset: join)
         }
-        return [event(.stateChanged, reason: "the start position lies in primary time an interstitial replaces; it plays first")]
+        return [stateChanged("the start position lies in primary time an interstitial replaces; it plays first")]
             + startPod(covering)
     }
 
@@ -355,7 +356,7 @@ public struct PlaybackEngine: Sendable {
         }
         position = resumption.position
         activity = .primary(PrimaryPlayback(suppressed: resumption.suppressed))
-        return [event(.stateChanged, reason: reason)] + (takeDeferredSeek(resumption.deferredSeek) ?? startBreakAtPlayhead())
+        return [stateChanged(reason)] + (takeDeferredSeek(resumption.deferredSeek) ?? startBreakAtPlayhead())
     }
 
     /// Applies a seek that waited for a switch to end: a sender's seek from the start, or the rest of a
@@ -369,7 +370,7 @@ public struct PlaybackEngine: Sendable {
         case .afterJump(let target):
             position = target
             activity = .primary(PrimaryPlayback())
-            return [event(.seeked, reason: "the seek to \(PlaybackCommand.format(target)) completes after the JUMP-restricted interstitial")]
+            return [event(.seeked, reason: "the seek to \(target.plainText) completes after the JUMP-restricted interstitial")]
                 + (endAtTheEnd() ?? startBreakAtPlayhead())
         }
     }
@@ -416,17 +417,16 @@ public struct PlaybackEngine: Sendable {
 
     /// An event of this moment, built whole: the engine's time, position and rate, and the state it is
     /// in now unless the event announces another.
-    func event(
-        _ kind: PlaybackEvent.Kind, state: PlaybackState? = nil, eventID: String? = nil, assetIndex: Int? = nil,
-        assetURI: String? = nil, reason: String, command: String? = nil, restriction: InterstitialEvent.Restriction? = nil, transition: Transition? = nil,
-        mode: PresentationMode? = nil, stall: StallReason? = nil
-    ) -> PlaybackEvent {
-        PlaybackEvent(
-            time: now, kind: kind, state: state ?? self.state, position: position, rate: rate, eventID: eventID, assetIndex: assetIndex,
-            assetURI: assetURI, reason: reason, command: command, restriction: restriction, transition: transition, mode: mode, stall: stall)
+    func event(_ detail: PlaybackEvent.Detail, state: PlaybackState? = nil, reason: String) -> PlaybackEvent {
+        PlaybackEvent(time: now, state: state ?? self.state, position: position, rate: rate, detail: detail, reason: reason)
+    }
+
+    /// A `state-changed` event outside any break.
+    func stateChanged(_ reason: String) -> PlaybackEvent {
+        event(.stateChanged(in: nil, startup: nil), reason: reason)
     }
 
     func refusal(_ command: PlaybackCommand, restriction: InterstitialEvent.Restriction? = nil, eventID: String? = nil, reason: String) -> PlaybackEvent {
-        event(.commandRefused, eventID: eventID, reason: reason, command: command.description, restriction: restriction)
+        event(.commandRefused(command, restriction: restriction, eventID: eventID), reason: reason)
     }
 }

@@ -123,13 +123,13 @@ struct ReceiverResponder: HTTPResponder {
         guard let session = core.active, let events = sessionCommand(command, to: session) else {
             throw ProtocolError(status: 409, "no session is playing; cast with POST /play first")
         }
-        if let refusal = events.first(where: { $0.kind == .commandRefused }) {
+        for refusal in events {
+            guard case .commandRefused(_, let restriction, let eventID) = refusal.detail else { continue }
             // Refused without a restriction, the command itself was wrong (a negative rate): a bad request.
-            guard refusal.restriction != nil else { throw ProtocolError(refusal.reason ?? "the command was refused") }
+            guard let restriction else { throw ProtocolError(refusal.reason) }
             let error = SenderEvent.refusal(refusal)
-            var headers: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
-            if let restriction = refusal.restriction { headers.set("X-Airlab-Restriction", restriction.rawValue) }
-            if let eventID = refusal.eventID { headers.set("X-Airlab-Event", eventID) }
+            var headers: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8", SenderEvent.restrictionHeader: restriction.rawValue]
+            if let eventID { headers.set(SenderEvent.eventHeader, eventID) }
             return HTTPResponse(status: error.status, headers: headers, body: Data((error.reason + "\n").utf8))
         }
         return HTTPResponse(status: 200)
@@ -187,7 +187,7 @@ struct ReceiverResponder: HTTPResponder {
             throw ProtocolError(status: 409, "no session is playing; cast with POST /play first")
         }
         if let failure = events.first(where: { $0.kind == .pipStartFailed || $0.kind == .commandRefused }) {
-            throw ProtocolError(status: 409, failure.reason ?? "the presentation mode cannot change now")
+            throw ProtocolError(status: 409, failure.reason)
         }
         return plist(PropertyAnswer<JSONValue>(value: nil))
     }
@@ -254,11 +254,13 @@ struct ReceiverResponder: HTTPResponder {
     /// A `state-changed` event describing the state now.
     static func snapshot(_ engine: PlaybackEngine?, active: Bool) -> PlaybackEvent {
         guard let engine, active else {
-            return PlaybackEvent(time: engine?.now ?? 0, kind: .stateChanged, state: .idle, position: 0, rate: 0, reason: "no session is playing")
+            return PlaybackEvent(
+                time: engine?.now ?? 0, state: .idle, position: 0, rate: 0, detail: .stateChanged(in: nil, startup: nil),
+                reason: "no session is playing")
         }
+        let place = engine.currentInterstitial.map { BreakPlace($0.eventID, asset: $0.assetIndex) }
         return PlaybackEvent(
-            time: engine.now, kind: .stateChanged, state: engine.state, position: engine.position, rate: engine.rate,
-            eventID: engine.currentInterstitial?.eventID, assetIndex: engine.currentInterstitial?.assetIndex,
+            time: engine.now, state: engine.state, position: engine.position, rate: engine.rate, detail: .stateChanged(in: place, startup: nil),
             reason: "the state when this listener joined")
     }
 

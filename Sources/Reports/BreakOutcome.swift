@@ -73,9 +73,9 @@ public struct BreakOutcome: Sendable, Equatable {
             case .transitionStarted where event.assetIndex != nil, .assetStarted, .interstitialStarted: playing = event.eventID
             case .interstitialEnded: playing = nil
             case .segmentFailed:
-                if let id = playing, let reason = event.reason { moments.append((event.time, { $0.segmentErrors.append(reason) }, id)) }
+                if let id = playing { moments.append((event.time, { $0.segmentErrors.append(event.reason) }, id)) }
             case .assetFailed:
-                if let id = event.eventID, let reason = event.reason { moments.append((event.time, { $0.assetsFailed.append(reason) }, id)) }
+                if case .assetFailed(let asset) = event.detail { moments.append((event.time, { $0.assetsFailed.append(event.reason) }, asset.eventID)) }
             default: break
             }
         }

@@ -17,11 +17,16 @@ public enum SenderEvent {
         SessionEvent(event, session: sessionID).serverSentEvent()
     }
 
+    /// The headers of a 403 that name what refused the command: the restriction (`SKIP`, `JUMP`) and
+    /// the interstitial's ID.
+    public static let restrictionHeader = "X-Airlab-Restriction"
+    public static let eventHeader = "X-Airlab-Event"
+
     /// The 403 body of a refused command: one line naming the restriction and the event.
     public static func refusal(_ event: PlaybackEvent) -> ProtocolError {
         let restriction = event.restriction?.rawValue ?? "a restriction"
         let interstitial = event.eventID.map { "interstitial '\($0)'" } ?? "the interstitial"
-        let reason = event.reason.map { ": \($0)" } ?? ""
-        return ProtocolError(status: 403, "\(event.command ?? "the command") refused by the \(restriction) restriction of \(interstitial)\(reason)")
+        let reason = event.reason.isEmpty ? "" : ": \(event.reason)"
+        return ProtocolError(status: 403, "\(event.command?.description ?? "the command") refused by the \(restriction) restriction of \(interstitial)\(reason)")
     }
 }

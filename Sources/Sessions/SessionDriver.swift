@@ -1,6 +1,7 @@
 import HLS
 import Playback
 import Synchronization
+import NumberText
 
 /// Drives any number of sessions on one clock: `airlab simulate`'s profiles on a virtual clock,
 /// `airlabd`'s casts on a real one. The one loop that plays the pure `PlaybackEngine` over time.
@@ -288,7 +289,7 @@ public final class SessionDriver: Sendable {
             case .revised(let revision):
                 adopt(revision, in: id, at: now, state: &state)
             case .failed(let reason):
-                state.sessions[id]!.recorder.recordError("reload at \(PlaybackCommand.format(time)) s: \(reason)")
+                state.sessions[id]!.recorder.recordError("reload at \(time.plainText) s: \(reason)")
             }
             // Due a reload interval after the one before was due, however long that one took.
             state.sessions[id]!.reloads!.next = time + state.sessions[id]!.reloads!.interval

@@ -69,8 +69,8 @@ public struct SessionReport: Sendable, Codable, Hashable {
 
     public struct Refusal: Sendable, Codable, Hashable {
         public var time: Double
-        public var command: String
-        public var restriction: String?
+        public var command: PlaybackCommand
+        public var restriction: InterstitialEvent.Restriction?
         public var eventID: String?
         public var reason: String
     }
@@ -176,22 +176,22 @@ public struct SessionRecorder: Sendable {
             if open?.kind == .interstitial { close(at: event.time) }
         case .assetSkipped:
             report.totals.assetsSkipped += 1
-            report.skipped.append(.init(time: event.time, eventID: event.eventID ?? "", assetIndex: event.assetIndex, reason: event.reason ?? ""))
+            report.skipped.append(.init(time: event.time, eventID: event.eventID ?? "", assetIndex: event.assetIndex, reason: event.reason))
         case .breakSkipped:
             report.totals.interstitialsSkipped += 1
-            report.skipped.append(.init(time: event.time, eventID: event.eventID ?? "", assetIndex: nil, reason: event.reason ?? ""))
+            report.skipped.append(.init(time: event.time, eventID: event.eventID ?? "", assetIndex: nil, reason: event.reason))
         case .commandRefused:
+            guard case .commandRefused(let command, let restriction, let eventID) = event.detail else { break }
             report.totals.refusedCommands += 1
-            report.refusals.append(.init(
-                time: event.time, command: event.command ?? "", restriction: event.restriction?.rawValue, eventID: event.eventID,
-                reason: event.reason ?? ""))
+            report.refusals.append(.init(time: event.time, command: command, restriction: restriction, eventID: eventID, reason: event.reason))
         case .ended:
             close(at: event.time)
             report.endReason = event.reason
             report.totals.sessionSeconds = event.time
         case .pipStartFailed:
+            guard case .pipStartFailed(let command, _) = event.detail else { break }
             report.totals.refusedCommands += 1
-            report.refusals.append(.init(time: event.time, command: event.command ?? "", restriction: nil, eventID: nil, reason: event.reason ?? ""))
+            report.refusals.append(.init(time: event.time, command: command, restriction: nil, eventID: nil, reason: event.reason))
         case .stallStarted:
             let playing = open
             begin(.stall, at: event, carryingAssetFrom: playing)
@@ -203,11 +203,11 @@ public struct SessionRecorder: Sendable {
             report.totals.segmentErrors += 1
         case .assetFailed:
             report.totals.assetsFailed += 1
-            report.skipped.append(.init(time: event.time, eventID: event.eventID ?? "", assetIndex: event.assetIndex, reason: event.reason ?? ""))
+            report.skipped.append(.init(time: event.time, eventID: event.eventID ?? "", assetIndex: event.assetIndex, reason: event.reason))
             close(at: event.time)
         case .variantSwitched:
             var switches = report.variantSwitches ?? []
-            switches.append(.init(time: event.time, position: event.position, to: event.assetURI ?? "", reason: event.reason ?? ""))
+            switches.append(.init(time: event.time, position: event.position, to: event.assetURI ?? "", reason: event.reason))
             report.variantSwitches = switches
         case .presentationModeChanged, .sdkAdStartRefused, .sdkAdDeferred, .sdkAdSkipped:
             break

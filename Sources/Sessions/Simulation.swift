@@ -1,4 +1,5 @@
 import Playback
+import NumberText
 /// How `airlab simulate` plays a session: on a virtual clock, from the cast to the end of the content,
 /// to `until`, or for live content without one a day, applying a scripted sender; a session with
 /// nothing left to happen (paused, the script done) ends there. The playing itself is `SessionDriver`'s.
@@ -8,7 +9,7 @@ public enum Simulation {
         plan: PlaybackPlan, script: SenderScript = SenderScript(), startPosition: Double? = nil, until: Double? = nil,
         recorder: SessionRecorder, reloads: (any LiveReloadSource)? = nil, delivery: SegmentDelivery? = nil
     ) -> SessionSetup {
-        let horizon = until.map { SessionSetup.Horizon(time: $0, reason: "the simulation reached --until \(PlaybackCommand.format($0))") }
+        let horizon = until.map { SessionSetup.Horizon(time: $0, reason: "the simulation reached --until \(($0).plainText)") }
             ?? (plan.isLive ? SessionSetup.Horizon(time: 86_400, reason: "the simulation reached its horizon") : nil)
         return SessionSetup(
             plan: plan, startPosition: startPosition, script: script, recorder: recorder, horizon: horizon,

@@ -64,20 +64,22 @@ enum WatchCommand {
         }
     }
 
-    /// `12.345 s  session 3F2A  interstitial-started  'ad-1'  at 4.0 s  (reason)`.
-    static func line(for event: SessionEvent) -> String {
+    /// `12.345 s  session 3F2A  interstitial-started  'ad-1'  at 4.0 s  (reason)`; an event of a kind
+    /// or shape this version cannot read shows its name only.
+    static func line(for sessionEvent: SessionEvent) -> String {
         var parts: [String] = []
-        parts.append(event.time.map { String(format: "%8.3f s", $0) } ?? "       - s")
-        if let session = event.session { parts.append("session \(session)") }
-        parts.append(event.kind.name)
-        if let state = event.state, event.knownKind == .stateChanged { parts.append(state.name) }
+        parts.append(sessionEvent.event.map { String(format: "%8.3f s", $0.time) } ?? "       - s")
+        if let session = sessionEvent.session { parts.append("session \(session)") }
+        parts.append(sessionEvent.kind.name)
+        guard let event = sessionEvent.event else { return parts.joined(separator: "  ") }
+        if event.kind == .stateChanged { parts.append(event.state.rawValue) }
         if let eventID = event.eventID { parts.append("'\(eventID)'" + (event.assetIndex.map { " asset \($0 + 1)" } ?? "")) }
-        if let position = event.position { parts.append(String(format: "at %.1f s", position)) }
-        if let rate = event.rate, event.knownKind == .rateChanged { parts.append("rate \(rate.plainText)") }
+        parts.append(String(format: "at %.1f s", event.position))
+        if event.kind == .rateChanged { parts.append("rate \(event.rate.plainText)") }
         if let transition = event.transition { parts.append("switch \(Int(roundingSaturated: transition.totalMilliseconds)) ms") }
         if let command = event.command { parts.append("command \(command)") }
-        if let restriction = event.restriction { parts.append("restriction \(restriction.name)") }
-        if let reason = event.reason { parts.append("(\(reason))") }
+        if let restriction = event.restriction { parts.append("restriction \(restriction.rawValue)") }
+        if !event.reason.isEmpty { parts.append("(\(event.reason))") }
         return parts.joined(separator: "  ")
     }
 }

@@ -127,7 +127,9 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
                 return state.sessions.last { $0.active }
             }
             stream.send(event: "state-changed", data: Self.json(
-                PlaybackEvent(time: 0, kind: .stateChanged, state: current == nil ? .idle : .playingPrimary, position: 0, rate: current == nil ? 0 : 1),
+                PlaybackEvent(
+                    time: 0, state: current == nil ? .idle : .playingPrimary, position: 0, rate: current == nil ? 0 : 1,
+                    detail: .stateChanged(in: nil, startup: nil), reason: "greeting"),
                 session: current?.id))
             return .eventStream(stream)
         case ("POST", "/play"):
@@ -212,7 +214,7 @@ final class FakeReceiver: HTTPResponder, @unchecked Sendable {
                 state.sessions[index].active = false
                 state.sessions[index].report = script
                 state.sessions[index].report.endReason = reason
-                ended.append((state.sessions[index].id, PlaybackEvent(time: 1, kind: .ended, state: .ended, position: 1, rate: 0, reason: reason)))
+                ended.append((state.sessions[index].id, PlaybackEvent(time: 1, state: .ended, position: 1, rate: 0, detail: .ended, reason: reason)))
             }
             return ended
         }

@@ -19,7 +19,7 @@ struct ProgressDisplayTests {
         for event in all[...intoAd] { progress.apply(event) }
         progress.apply(PlaybackProgress(duration: 5, position: 2))
         #expect(progress.line == "playing-interstitial  'ad-1' asset 1  2.0 / 5.0 s  | last switch 1200 ms")
-        let backInPrimary = try #require(all.firstIndex { $0.knownKind == .transitionStarted && $0.assetIndex == nil })
+        let backInPrimary = try #require(all.firstIndex { $0.knownKind == .transitionStarted && $0.event?.assetIndex == nil })
         for event in all[(intoAd + 1)...backInPrimary] { progress.apply(event) }
         #expect(progress.interstitial == nil && progress.duration == nil, "the interstitial's numbers are gone after the switch back")
         for event in all[(backInPrimary + 1)...] { progress.apply(event) }

@@ -138,7 +138,7 @@ struct BufferingTests {
         let retried = try Self.run(Self.plan(ads: 1), .replayed(unavailable, otherwise: Self.network(100)))
         #expect(retried.totals.assetsFailed == 0 && retried.totals.segmentErrors == 1)
         let retry = try #require(retried.events.first { $0.kind == .segmentFailed })
-        #expect(retry.reason?.contains("retry 1 of 2 in 1 s") == true, "\(retry)")
+        #expect(retry.reason.contains("retry 1 of 2 in 1 s"), "\(retry)")
         #expect(Self.stalls(retried).isEmpty, "a 1 s retry with 4 s buffered ahead must not stall: \(retried.timeline)")
     }
 

@@ -59,7 +59,7 @@ import Testing
         #expect(sdk.deferred == .init(breaks: 1, seconds: 10) && sdk.started.breaks == 1 && sdk.lostToPictureInPicture.breaks == 0)
         #expect(sdk.longestDelaySeconds == 12)
         let start = try #require(report.events.first { $0.kind == .transitionStarted && $0.eventID == "sdk:mid" })
-        #expect(start.reason?.hasSuffix("(deferred: due 12 s ago, in picture in picture)") == true)
+        #expect(start.reason.hasSuffix("(deferred: due 12 s ago, in picture in picture)"))
     }
 
     @Test("A deferred break whose picture in picture outlasts the session is lost")
@@ -102,7 +102,7 @@ import Testing
         let report = try Engine.run(try Self.sdkPlan(Self.midRoll, policy: .attempt), script: "at 10 pip on")
         #expect(Engine.shape(report) == ["P0-60"])
         let refused = try #require(report.events.first { $0.kind == .sdkAdStartRefused })
-        #expect(refused.time == 20 && refused.reason?.hasPrefix("pip-active") == true)
+        #expect(refused.time == 20 && refused.reason.hasPrefix("pip-active"))
         let sdk = try #require(report.sdkAds)
         #expect(sdk.breaks.map(\.outcome) == [.refused] && sdk.violations == 1 && sdk.lostToPictureInPicture.breaks == 1)
     }
@@ -137,10 +137,10 @@ import Testing
     func unsupportedProfileRefuses() throws {
         let report = try Engine.run(try Self.sdkPlan(Self.midRoll, supportsPictureInPicture: false), script: "at 10 pip on")
         let failed = try #require(report.events.first { $0.kind == .pipStartFailed })
-        #expect(failed.reason?.hasPrefix("pip-not-supported:") == true)
+        #expect(failed.reason.hasPrefix("pip-not-supported:"))
         #expect(!report.events.contains { $0.kind == .presentationModeChanged })
         #expect(report.pictureInPicture == nil)
-        #expect(report.refusals.map(\.command) == ["presentation pictureInPicture"])
+        #expect(report.refusals.map(\.command) == [.setPresentationMode(.pictureInPicture)])
         #expect(report.sdkAds?.breaks.map(\.outcome) == [.started])
     }
 
@@ -148,7 +148,7 @@ import Testing
     func impossibleRefuses() throws {
         let report = try Engine.run(try Self.sdkPlan(Self.midRoll), script: "at 5 pip impossible; at 10 pip on")
         let failed = try #require(report.events.first { $0.kind == .pipStartFailed })
-        #expect(failed.reason?.hasPrefix("pip-not-possible:") == true)
+        #expect(failed.reason.hasPrefix("pip-not-possible:"))
         #expect(report.sdkAds?.breaks.map(\.outcome) == [.started])
     }
 
@@ -186,7 +186,7 @@ import Testing
 
     /// What the sender and the viewer see, without the presentation events themselves.
     static func outcome(_ report: SessionReport) -> [String] {
-        Engine.shape(report) + report.refusals.map { "refused \($0.command) \($0.restriction ?? "-")" }
+        Engine.shape(report) + report.refusals.map { "refused \($0.command) \($0.restriction?.rawValue ?? "-")" }
             + report.skipped.map { "skipped \($0.eventID)" } + ["ended at \(report.totals.sessionSeconds)"]
     }
 
@@ -197,7 +197,7 @@ import Testing
         let standard = try Engine.run(Self.plan, script: script + "; at 0 pip off")
         let pip = try Engine.run(Self.plan, script: script + "; at 0 pip on")
         #expect(Self.outcome(standard) == Self.outcome(pip))
-        #expect(standard.refusals.map { $0.restriction ?? "-" } == ["SKIP", "SKIP", "JUMP"])
+        #expect(standard.refusals.map(\.restriction) == [.skip, .skip, .jump])
         #expect(pip.pictureInPicture?.isEmpty == false)
     }
 

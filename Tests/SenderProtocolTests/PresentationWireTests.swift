@@ -81,10 +81,11 @@ struct PresentationWireTests {
 
     @Test("Events carry the mode in /events JSON and in /reverse plists")
     func eventsCarryTheMode() throws {
-        let event = PlaybackEvent(time: 3, kind: .presentationModeChanged, state: .playingPrimary, position: 3, rate: 1, reason: "r", mode: .pictureInPicture)
-        let wire = SessionEvent(event, session: "s")
-        let read = try JSONDecoder().decode(SessionEvent.self, from: JSONEncoder().encode(wire))
-        #expect(read.mode?.known == .pictureInPicture && read.knownKind == .presentationModeChanged)
+        let event = PlaybackEvent(
+            time: 3, state: .playingPrimary, position: 3, rate: 1, detail: .presentationModeChanged(.pictureInPicture, command: nil), reason: "r")
+        let wire = SessionEvent(event, session: "s").serverSentEvent()
+        let read = try SessionEvent(eventName: wire.name, data: wire.data)
+        #expect(read.event?.mode == .pictureInPicture && read.knownKind == .presentationModeChanged)
         #expect(ReverseEvent(event, sessionID: "s").presentationMode?.name == "pictureInPicture")
     }
 }

@@ -87,25 +87,26 @@ struct WireRoundTripTests {
     @Test("An engine event read back from its server-sent event has every field, the restriction in its spec spelling")
     func serverSentEvent() throws {
         let event = PlaybackEvent(
-            time: 4.5, kind: .commandRefused, state: .playingInterstitial, position: 18, rate: 1, eventID: "ad-1", assetIndex: 0,
-            assetURI: "http://h/ad.m3u8", reason: "skip forbidden", command: "seek 40", restriction: .skip, transition: nil)
+            time: 4.5, state: .playingInterstitial, position: 18, rate: 1,
+            detail: .commandRefused(.seek(to: 40), restriction: .skip, eventID: "ad-1"), reason: "skip forbidden")
         let sse = SenderEvent.serverSentEvent(event, sessionID: "S1")
         #expect(sse.name == "command-refused" && sse.data.contains(#""restriction":"SKIP""#))
         let read = try SessionEvent(eventName: sse.name, data: sse.data)
         var expected = SessionEvent(event, session: "S1")
         expected.json = sse.data
         #expect(read == expected)
-        #expect(read.knownKind == .commandRefused && read.restriction?.known == .skip && read.state?.known == .playingInterstitial)
+        #expect(read.knownKind == .commandRefused && read.event?.restriction == .skip && read.event?.state == .playingInterstitial)
+        #expect(sse.data.contains(#""command":"seek 40""#))
 
-        let idle = SenderEvent.serverSentEvent(PlaybackEvent(time: 0, kind: .stateChanged, state: .idle, position: 0, rate: 0), sessionID: nil)
+        let idle = SenderEvent.serverSentEvent(
+            PlaybackEvent(time: 0, state: .idle, position: 0, rate: 0, detail: .stateChanged(in: nil, startup: nil), reason: ""), sessionID: nil)
         #expect(idle.data.contains(#""session":null"#))
     }
 
     @Test("A /reverse event's property list reads back as the event it was written from")
     func reverseEvent() throws {
         let event = PlaybackEvent(
-            time: 1, kind: .commandRefused, state: .paused, position: 7.25, rate: 0, eventID: "ad-2", reason: "no", command: "seek 9",
-            restriction: .jump)
+            time: 1, state: .paused, position: 7.25, rate: 0, detail: .commandRefused(.seek(to: 9), restriction: .jump, eventID: "ad-2"), reason: "no")
         let request = SenderEvent.reverseRequest(event, sessionID: "S2")
         let text = String(decoding: request, as: UTF8.self)
         let body = try #require(text.range(of: "\r\n\r\n")).upperBound
