@@ -58,12 +58,61 @@ public struct ParsedCommand: Sendable {
         return value
     }
 
+    /// The option's number, nil when absent: one that is not a number, or one outside `range`, is a
+    /// usage error in the words every command uses.
+    public func number(_ name: String, in range: NumberRange) throws(UsageError) -> Double? {
+        guard let value = try value(name, as: Double.self) else { return nil }
+        return try checked(value, "--\(name)", raw: optionValues[name]?.last ?? "", in: range)
+    }
+
+    /// The positional's number, nil when absent, checked as `number(_:in:)` checks an option's.
+    public func number(positional name: String, in range: NumberRange? = nil) throws(UsageError) -> Double? {
+        guard let raw = positional(name) else { return nil }
+        guard let value = Double(argument: raw) else { throw UsageError(commandPath: path, message: "\(name) expects a number, not '\(raw)'") }
+        guard let range else { return value }
+        return try checked(value, name, raw: raw, in: range)
+    }
+
+    private func checked(_ value: Double, _ name: String, raw: String, in range: NumberRange) throws(UsageError) -> Double {
+        guard range.contains(value) else { throw UsageError(commandPath: path, message: "\(name) must be \(range.phrase), not '\(raw)'") }
+        return value
+    }
+
+    /// The option's whole number, nil when absent; one outside `range` is a usage error.
+    public func wholeNumber(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        assertDeclared(option: name)
+        guard let raw = optionValues[name]?.last else { return nil }
+        guard let value = Int(raw), range.contains(value) else {
+            let upper = range.upperBound == .max ? "" : " to \(range.upperBound)"
+            throw UsageError(commandPath: path, message: "--\(name) must be a whole number from \(range.lowerBound)\(upper), not '\(raw)'")
+        }
+        return value
+    }
+
+    /// The option's choice among `Choice`'s cases (by their raw values), nil when absent; another word
+    /// is a usage error listing the cases.
+    public func choice<Choice: CaseIterable & RawRepresentable>(_ name: String, as type: Choice.Type = Choice.self) throws(UsageError) -> Choice?
+    where Choice.RawValue == String {
+        assertDeclared(option: name)
+        guard let raw = optionValues[name]?.last else { return nil }
+        guard let choice = Choice(rawValue: raw) else {
+            throw UsageError(commandPath: path, message: "--\(name) must be \(Self.list(Choice.allCases.map(\.rawValue))), not '\(raw)'")
+        }
+        return choice
+    }
+
+    /// `a, b or c`.
+    static func list(_ words: [String]) -> String {
+        guard words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1]
+    }
+
     /// A whole number from 0 (a seed, a count), `defaultValue` when absent.
     public func wholeNumber(_ name: String, default defaultValue: UInt64) throws(UsageError) -> UInt64 {
         assertDeclared(option: name)
         guard let raw = optionValues[name]?.last else { return defaultValue }
         guard let value = UInt64(raw) else {
-            throw UsageError(commandPath: path, message: "--\(name) expects a whole number from 0, not '\(raw)'")
+            throw UsageError(commandPath: path, message: "--\(name) must be a whole number from 0, not '\(raw)'")
         }
         return value
     }

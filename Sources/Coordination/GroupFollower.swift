@@ -169,8 +169,8 @@ public struct GroupFollower: Sendable {
         case .setRate(let rate): .intent(rate > 0 ? .rate(rate) : .pause)
         case .play: .intent(.rate(1))
         case .stop: .stop
-        // AVFoundation coordinates rate and time only.
-        case .setPresentationMode, .setPictureInPicturePossible: .local(command)
+        // AVFoundation coordinates rate and time only: every other command plays on this participant.
+        default: .local(command)
         }
     }
 

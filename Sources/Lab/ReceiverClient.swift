@@ -1,4 +1,5 @@
 import Foundation
+import Playback
 import SenderProtocol
 import Sessions
 import Transport
@@ -40,19 +41,18 @@ public struct ReceiverClient: Sendable {
         }
     }
 
-    /// `POST /scrub?position=S`: seeks to a primary position.
-    public func seek(to position: Double) async throws(ReceiverError) {
-        _ = try await exchange(.post, QueryCommand.seekTarget(to: position))
+    /// Sends a command that has a route of its own (`QueryCommand`): `POST /scrub?position=S` seeks,
+    /// `POST /rate?value=R` sets the rate (0 pauses, 1 plays), `POST /stop` ends the session if one plays.
+    public func send(_ command: PlaybackCommand) async throws(ReceiverError) {
+        guard let target = QueryCommand.target(of: command) else {
+            preconditionFailure("\(command) has no route of its own; QueryCommand lists the ones that do")
+        }
+        _ = try await exchange(.post, target)
     }
 
-    /// `POST /rate?value=R`: 0 pauses, 1 plays.
-    public func setRate(_ rate: Double) async throws(ReceiverError) {
-        _ = try await exchange(.post, QueryCommand.rateTarget(rate))
-    }
-
-    /// `POST /stop`: ends the session, if one plays.
+    /// `POST /stop`: what a lab does to every receiver it cast to, when it is done.
     public func stop() async throws(ReceiverError) {
-        _ = try await exchange(.post, Route.stop.path())
+        try await send(.stop)
     }
 
     // MARK: - Observing

@@ -8,17 +8,5 @@ public enum MediaMode: String, Sendable, Hashable, Codable, CaseIterable {
     /// Each receiver fetches its own segments as it plays, paced to its profile's bandwidth.
     case realtime
 
-    /// Reads the option's value, saying what it accepts otherwise.
-    public static func parse(_ text: String) -> Result<MediaMode, MediaModeError> {
-        MediaMode(rawValue: text).map { .success($0) } ?? .failure(MediaModeError(value: text))
-    }
-
     public var fetchesSegments: Bool { self != .probe }
-}
-
-public struct MediaModeError: Error, Sendable, CustomStringConvertible {
-    public var value: String
-    public var description: String {
-        "--media '\(value)' is not a media mode: use \(MediaMode.allCases.map(\.rawValue).joined(separator: ", "))"
-    }
 }

@@ -83,6 +83,9 @@ struct ReceiverResponder: HTTPResponder {
             if route == .session { throw ProtocolError(status: 405, "\(request.path) takes GET") }
             throw ProtocolError(status: 405, "\(request.path) takes \(route.methods.sorted().joined(separator: " or ")), not \(request.method)")
         }
+        if request.method == "POST", let asked = try QueryCommand.command(route, query: request.query) {
+            return try command(asked)
+        }
         switch route {
         case .session:
             guard let path = SessionPath(path: request.path) else {
@@ -90,20 +93,15 @@ struct ReceiverResponder: HTTPResponder {
             }
             return try sessionReport(path)
         case .play: return try await play(request)
-        case .scrub where request.method == "POST", .rate:
-            guard let asked = try QueryCommand.command(route, query: request.query) else { throw ProtocolError(status: 404, "no command at \(request.path)") }
-            return try command(asked)
-        case .stop:
-            core.active?.end(reason: "stopped by the sender")
-            return HTTPResponse(status: 200)
         case .setProperty: return try await setProperty(request)
         case .getProperty: return try getProperty(request)
         case .reverse: return try reverse(request)
         case .events: return events()
         case .sessions: return sessionList()
         case .groups, .group: return try await core.groups.respond(to: request)
-        case .serverInfo, .playbackInfo, .scrub, .metrics:
-            // The reads the polling thread answers (`immediateResponse`) reach here only if it did not.
+        default:
+            // The reads the polling thread answers (`immediateResponse`) reach here only if it did not;
+            // the command routes were answered above.
             return immediateResponse(to: request) ?? HTTPResponse.text("no endpoint \(request.path)\n", status: 404)
         }
     }
@@ -120,6 +118,11 @@ struct ReceiverResponder: HTTPResponder {
 
     /// A command to the session playing; a refusal by a restriction is a 403 naming it and the event.
     private func command(_ command: PlaybackCommand) throws(ProtocolError) -> HTTPResponse {
+        if command == .stop {
+            // Nothing to stop is not an error: a sender stops whatever may be playing.
+            core.active?.end(reason: "stopped by the sender")
+            return HTTPResponse(status: 200)
+        }
         guard let session = core.active, let events = sessionCommand(command, to: session) else {
             throw ProtocolError(status: 409, "no session is playing; cast with POST /play first")
         }

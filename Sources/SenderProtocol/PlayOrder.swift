@@ -1,6 +1,7 @@
 import Coordination
 import Foundation
 import JSONDocument
+import Playback
 
 /// airlab's JSON `/play` body: what a sender asks a receiver to play. The sender encodes it and the
 /// receiver decodes it (into a `PlayRequest`, with the legacy forms).
@@ -28,7 +29,7 @@ public struct PlayOrder: Sendable, Equatable, Codable {
     /// Ad breaks the sender's ad SDK starts itself (`SDKAdSchedule` reads them): `{"breaks": [...]}`.
     public var sdkAdBreaks: JSONValue?
     /// What the SDK does with a break due in picture in picture: skip (the default), defer or attempt.
-    public var sdkAdInPictureInPicture: String?
+    public var sdkAdInPictureInPicture: SDKAdInPictureInPicture?
     /// The group this receiver joins as a participant (`GroupJoin`).
     public var group: GroupJoin?
 

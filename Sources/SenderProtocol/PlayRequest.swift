@@ -133,12 +133,7 @@ public struct PlayRequest: Sendable {
                 throw ProtocolError("sdkAdBreaks in the /play JSON: \(error)")
             }
         }
-        if let policy = order.sdkAdInPictureInPicture {
-            guard let read = SDKAdInPictureInPicture(rawValue: policy) else {
-                throw ProtocolError("sdkAdInPictureInPicture in the /play JSON is not skip, defer or attempt")
-            }
-            request.sdkAdInPictureInPicture = read
-        }
+        request.sdkAdInPictureInPicture = order.sdkAdInPictureInPicture ?? .skip
         if let join = order.group { request.group = try GroupMembershipRequest(join) }
         if let text = order.script {
             do throws(SenderScript.SyntaxError) {

@@ -1,10 +1,12 @@
 import NumberText
 import Playback
 
-/// The commands senders put in query strings: `POST /scrub?position=S`, `POST /rate?value=R`.
+/// The commands senders post to a route of their own, with what they need in the query string:
+/// `POST /scrub?position=S`, `POST /rate?value=R`, `POST /stop`.
 ///
 /// Both ends go through here: a sender writes a command's target with `target(of:)` and a receiver
-/// reads it back with `command(_:query:)`, so a route's query name is spelled once. Numbers are
+/// reads it back with `command(_:query:)`, so a route's query name is spelled once, and a new command
+/// of this kind needs no change to the receiver's responder or the sender's client. Numbers are
 /// written as `plainText`, the shortest form that reads back as the same `Double`.
 public enum QueryCommand {
     /// The route a command is sent to; nil for a command that is not sent in a query.
@@ -12,6 +14,7 @@ public enum QueryCommand {
         switch command {
         case .seek: .scrub
         case .setRate: .rate
+        case .stop: .stop
         default: nil
         }
     }
@@ -21,6 +24,7 @@ public enum QueryCommand {
         switch command {
         case .seek(let position): seekTarget(to: position)
         case .setRate(let rate): rateTarget(rate)
+        case .stop: Route.stop.path()
         default: nil
         }
     }
@@ -40,6 +44,7 @@ public enum QueryCommand {
         switch route {
         case .scrub: try scrub(query)
         case .rate: try rate(query)
+        case .stop: .stop
         default: nil
         }
     }

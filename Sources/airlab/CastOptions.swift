@@ -33,20 +33,15 @@ struct CastOptions {
     init(_ parsed: ParsedCommand) throws(CommandFailure) {
         func usage(_ message: String) -> CommandFailure { .usage(UsageError(commandPath: parsed.path, message: message)) }
         do throws(UsageError) {
-            start = try parsed.value("start", as: Double.self)
+            start = try parsed.number("start", in: NumberRange(.atLeast(0), unit: "seconds"))
+            sdkAdInPictureInPicture = try parsed.choice("sdk-ad-in-pip") ?? .skip
         } catch {
             throw .usage(error)
         }
-        if let start, !(start >= 0) { throw usage("--start must be 0 or more, not '\(start)'") }
         events = try Self.read(parsed.values("events").last) { data throws(ClientEvents.Failure) in try ClientEvents(parsing: data) }
         handlesInterstitials = !parsed.flag("no-interstitials")
         language = parsed.values("language").last
         sdkAds = try Self.read(parsed.values("sdk-ads").last) { data throws(SDKAdSchedule.Failure) in try SDKAdSchedule(parsing: data) }
-        let policy = parsed.values("sdk-ad-in-pip").last ?? SDKAdInPictureInPicture.skip.rawValue
-        guard let read = SDKAdInPictureInPicture(rawValue: policy) else {
-            throw usage("--sdk-ad-in-pip must be skip, defer or attempt, not '\(policy)'")
-        }
-        sdkAdInPictureInPicture = read
     }
 
     /// The members of `order` these options set.
@@ -57,7 +52,7 @@ struct CastOptions {
         order.audioLanguage = language
         order.sdkAdBreaks = sdkAds?.document
         // The default (skip) is left out of the order.
-        order.sdkAdInPictureInPicture = sdkAdInPictureInPicture == .skip ? nil : sdkAdInPictureInPicture.rawValue
+        order.sdkAdInPictureInPicture = sdkAdInPictureInPicture == .skip ? nil : sdkAdInPictureInPicture
     }
 
     /// The cast request `simulate` plans, for `playlist`.

@@ -1,6 +1,7 @@
 import Arguments
 import Foundation
 import Lab
+import Playback
 
 /// `airlab seek|rate|pause|play|stop --to …`: drive the session a receiver plays.
 enum ControlCommands {
@@ -28,54 +29,33 @@ enum ControlCommands {
         options: [ReceiverOptions.to, ReceiverOptions.password, ReceiverOptions.discoveryTimeout])
 
     static let commands = [
-        control(seekSpec) { parsed, client throws(CommandFailure) in
-            let position = try number(parsed, "SECONDS")
-            guard position >= 0 else { throw .usage(UsageError(commandPath: parsed.path, message: "SECONDS must be 0 or more")) }
-            try await perform { () throws(ReceiverError) in try await client.seek(to: position) }
-        },
-        control(rateSpec) { parsed, client throws(CommandFailure) in
-            let rate = try number(parsed, "RATE")
-            try await perform { () throws(ReceiverError) in try await client.setRate(rate) }
-        },
-        control(pauseSpec) { _, client throws(CommandFailure) in
-            try await perform { () throws(ReceiverError) in try await client.setRate(0) }
-        },
-        control(playSpec) { _, client throws(CommandFailure) in
-            try await perform { () throws(ReceiverError) in try await client.setRate(1) }
-        },
-        control(stopSpec) { _, client throws(CommandFailure) in
-            try await perform { () throws(ReceiverError) in try await client.stop() }
-        },
+        control(seekSpec) { parsed throws(UsageError) in .seek(to: try parsed.number(positional: "SECONDS", in: NumberRange(.atLeast(0), unit: "seconds")) ?? 0) },
+        control(rateSpec) { parsed throws(UsageError) in .setRate(try parsed.number(positional: "RATE") ?? 1) },
+        control(pauseSpec) { _ in .setRate(0) },
+        control(playSpec) { _ in .setRate(1) },
+        control(stopSpec) { _ in .stop },
     ]
 
-    /// A command that resolves `--to`, then does `action` with the receiver's client.
-    static func control(
-        _ spec: CommandSpec, _ action: @escaping @Sendable (ParsedCommand, ReceiverClient) async throws(CommandFailure) -> Void
-    ) -> Command {
+    /// A command that resolves `--to`, reads its arguments into one `PlaybackCommand` and sends it.
+    static func control(_ spec: CommandSpec, _ command: @escaping @Sendable (ParsedCommand) throws(UsageError) -> PlaybackCommand) -> Command {
         Command(spec) { parsed in
             do throws(CommandFailure) {
+                let asked: PlaybackCommand
+                do throws(UsageError) {
+                    asked = try command(parsed)
+                } catch {
+                    throw .usage(error)
+                }
                 let receiver = try await ReceiverOptions.receiver(parsed)
-                try await action(parsed, ReceiverOptions.client(receiver, parsed))
+                do throws(ReceiverError) {
+                    try await ReceiverOptions.client(receiver, parsed).send(asked)
+                } catch {
+                    throw .receiver(error)
+                }
                 return 0
             } catch {
                 return error.report(spec.name)
             }
         }
-    }
-
-    static func perform(_ work: () async throws(ReceiverError) -> Void) async throws(CommandFailure) {
-        do throws(ReceiverError) {
-            try await work()
-        } catch {
-            throw .receiver(error)
-        }
-    }
-
-    static func number(_ parsed: ParsedCommand, _ name: String) throws(CommandFailure) -> Double {
-        let text = parsed.positional(name) ?? ""
-        guard let value = Double(text), value.isFinite else {
-            throw .usage(UsageError(commandPath: parsed.path, message: "\(name) must be a number, not '\(text)'"))
-        }
-        return value
     }
 }

@@ -20,8 +20,7 @@ enum DiscoverCommand {
     static let command = Command(spec) { parsed in
         let seconds: Double
         do throws(UsageError) {
-            seconds = try parsed.value("timeout", as: Double.self) ?? 3
-            guard seconds > 0, seconds <= 86_400 else { throw UsageError(commandPath: parsed.path, message: "--timeout must be a positive number of seconds, at most 86400") }
+            seconds = try parsed.number("timeout", in: ReceiverOptions.discoveryTimeoutRange) ?? 3
         } catch {
             return Airlab.usageFailure(error)
         }

@@ -112,10 +112,8 @@ enum GroupSimulateCommand {
             func fail(_ message: String) -> UsageError { UsageError(commandPath: parsed.path, message: message) }
             file = parsed.positional("GROUP.json") ?? ""
             seed = try parsed.wholeNumber("seed", default: 1)
-            until = try parsed.value("until", as: Double.self)
-            if let until, !(until > 0 && until <= 86_400) { throw fail("--until must be from more than 0 to 86400 seconds, not '\(until)'") }
-            timeout = try parsed.value("timeout", as: Double.self) ?? ResourceLoader.defaultTimeout
-            guard timeout >= 1, timeout <= 86_400 else { throw fail("--timeout must be from 1 to 86400 seconds, not '\(timeout)'") }
+            until = try parsed.number("until", in: .positiveSeconds(upTo: 86_400))
+            timeout = try parsed.number("timeout", in: .seconds(1...86_400)) ?? ResourceLoader.defaultTimeout
             json = parsed.flag("json")
             junitFile = parsed.values("junit").last
             htmlFile = parsed.values("html").last
@@ -124,13 +122,7 @@ enum GroupSimulateCommand {
 
         /// `--max-wait`, `--max-missed`, `--max-desync-s`: the same for a simulated group and a lab's.
         static func thresholds(_ parsed: ParsedCommand) throws(UsageError) -> GroupThresholds {
-            func limit(_ option: String) throws(UsageError) -> Double? {
-                let value = try parsed.value(option, as: Double.self)
-                if let value, !(value >= 0 && value <= 86_400) {
-                    throw UsageError(commandPath: parsed.path, message: "--\(option) must be from 0 to 86400 seconds, not '\(value)'")
-                }
-                return value
-            }
+            func limit(_ option: String) throws(UsageError) -> Double? { try parsed.number(option, in: .seconds(0...86_400)) }
             return GroupThresholds(maxWaitSeconds: try limit("max-wait"), maxMissedSeconds: try limit("max-missed"), maxDesyncSeconds: try limit("max-desync-s"))
         }
 

@@ -100,12 +100,10 @@ enum LabRunCommand {
                 throw fail(error.description)
             }
             if receivers.isEmpty { receivers = [.everyDiscovered] }
-            sessionsPerHost = try parsed.value("per-host", as: Int.self) ?? FleetRun.defaultSessionsPerHost
-            guard (1...10_000).contains(sessionsPerHost) else { throw fail("--per-host must be from 1 to 10000 sessions, not '\(sessionsPerHost)'") }
+            sessionsPerHost = try parsed.wholeNumber("per-host", in: 1...10_000) ?? FleetRun.defaultSessionsPerHost
             seed = try parsed.wholeNumber("seed", default: 1)
-            timeScale = try parsed.value("time-scale", as: Double.self)
-            if let timeScale {
-                guard timeScale > 0 else { throw fail("--time-scale must be a positive number, not '\(timeScale)'") }
+            timeScale = try parsed.number("time-scale", in: .positive())
+            if timeScale != nil {
                 guard !profiles.isEmpty || group != nil else { throw fail("--time-scale applies to a local fleet: give --profile too") }
             }
             script = parsed.values("do").last
@@ -116,21 +114,13 @@ enum LabRunCommand {
                     throw fail("--do \(error)")
                 }
             }
-            let limit = try parsed.value("max-transition-ms", as: Double.self)
-            if let limit, limit <= 0 { throw fail("--max-transition-ms must be a positive number, not '\(limit)'") }
+            let limit = try parsed.number("max-transition-ms", in: .positive(unit: "milliseconds"))
             thresholds = LabThresholds(
                 maxTransitionMilliseconds: limit, failOnSessionErrors: parsed.flag("fail-on-error"), failOnLostAds: parsed.flag("fail-on-lost-ads"))
-            thresholds.maxRebufferSeconds = try parsed.value("max-rebuffer-s", as: Double.self)
-            if let rebuffer = thresholds.maxRebufferSeconds, !(rebuffer >= 0 && rebuffer <= 86_400) {
-                throw fail("--max-rebuffer-s must be from 0 to 86400 seconds, not '\(rebuffer)'")
-            }
-            switch MediaMode.parse(parsed.values("media").last ?? "probe") {
-            case .success(let mode): media = mode
-            case .failure(let error): throw fail(error.description)
-            }
+            thresholds.maxRebufferSeconds = try parsed.number("max-rebuffer-s", in: .seconds(0...86_400))
+            media = try parsed.choice("media") ?? .probe
             out = URL(fileURLWithPath: parsed.values("out").last ?? "lab-report")
-            discoveryTimeout = try parsed.value("discovery-timeout", as: Double.self) ?? 3
-            guard discoveryTimeout > 0, discoveryTimeout <= 86_400 else { throw fail("--discovery-timeout must be a positive number of seconds, at most 86400") }
+            discoveryTimeout = try parsed.number("discovery-timeout", in: ReceiverOptions.discoveryTimeoutRange) ?? 3
         }
     }
 

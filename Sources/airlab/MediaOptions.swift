@@ -9,10 +9,6 @@ enum MediaOptions {
 
     /// The probe limits the command line asks for; a timeout that is not a positive number is a usage error.
     static func probeOptions(_ parsed: ParsedCommand) throws(UsageError) -> ProbeOptions {
-        let timeout = try parsed.value("timeout", as: Double.self) ?? 10
-        guard timeout > 0, timeout <= 86_400 else {
-            throw UsageError(commandPath: parsed.path, message: "--timeout expects a positive number of SECONDS, not '\(parsed.values("timeout").last ?? "")'")
-        }
-        return ProbeOptions(timeout: timeout)
+        ProbeOptions(timeout: try parsed.number("timeout", in: .positiveSeconds(upTo: 86_400)) ?? 10)
     }
 }

@@ -41,16 +41,10 @@ enum OriginCommand {
         var live: LivePackager.Schedule?
         do throws(UsageError) {
             let globs = parsed.values("live")
-            let window = try parsed.wholeNumber("live-window", default: 6)
-            let scale = try parsed.value("time-scale", as: Double.self) ?? 1
-            guard window >= 1, window <= UInt64(LivePackager.Schedule.segmentRange.upperBound) else {
-                throw UsageError(commandPath: parsed.path, message: "--live-window must be from 1 to \(LivePackager.Schedule.segmentRange.upperBound) segments, not '\(window)'")
-            }
-            guard LivePackager.Schedule.timeScaleRange.contains(scale) else {
-                throw UsageError(commandPath: parsed.path, message: "--time-scale must be from 0.01 to 1000, not '\(scale)'")
-            }
+            let window = try parsed.wholeNumber("live-window", in: LivePackager.Schedule.segmentRange) ?? 6
+            let scale = try parsed.number("time-scale", in: NumberRange(.atLeast(LivePackager.Schedule.timeScaleRange.lowerBound), upTo: LivePackager.Schedule.timeScaleRange.upperBound)) ?? 1
             if !globs.isEmpty {
-                live = LivePackager.Schedule(paths: globs.map(GlobPattern.init), segments: Int(window), timeScale: scale)
+                live = LivePackager.Schedule(paths: globs.map(GlobPattern.init), segments: window, timeScale: scale)
             } else if parsed.values("live-window").first != nil || parsed.values("time-scale").first != nil {
                 throw UsageError(commandPath: parsed.path, message: "--live-window and --time-scale shape live windows: give --live GLOB too")
             }

@@ -32,11 +32,8 @@ enum PlaylistInspectCommand {
         let location: ResourceLocation
         var stitched: StitchedSelector?
         do throws(UsageError) {
-            timeout = try parsed.value("timeout", as: Double.self) ?? ResourceLoader.defaultTimeout
             // Bounded above too: the loader turns it into whole seconds and deadlines, which must not overflow.
-            guard timeout >= 1, timeout <= 86_400 else {
-                throw UsageError(commandPath: parsed.path, message: "--timeout must be from 1 to 86400 seconds, not '\(timeout)'")
-            }
+            timeout = try parsed.number("timeout", in: .seconds(1...86_400)) ?? ResourceLoader.defaultTimeout
             if let selector = parsed.values("stitched").last {
                 do throws(StitchedSelector.SyntaxError) {
                     stitched = try StitchedSelector(argument: selector)

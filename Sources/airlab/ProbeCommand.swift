@@ -24,10 +24,7 @@ enum ProbeCommand {
         let variant: Int?
         do throws(UsageError) {
             options = try MediaOptions.probeOptions(parsed)
-            variant = try parsed.value("variant", as: Int.self)
-            if let variant, variant < 0 {
-                throw UsageError(commandPath: parsed.path, message: "--variant counts from 0, not '\(variant)'")
-            }
+            variant = try parsed.wholeNumber("variant", in: 0...Int.max)
         } catch {
             return Airlab.usageFailure(error)
         }

@@ -10,6 +10,8 @@ enum ReceiverOptions {
         "discovery-timeout", "SECONDS", help: "How long to look for a receiver named on mDNS.", default: "3")
 
     /// Exit status when the receiver answered but refused (a restriction, no session); 2 is for errors.
+    /// How long `--discovery-timeout` (and `discover --timeout`) may browse for.
+    static let discoveryTimeoutRange = NumberRange.positiveSeconds(upTo: 86_400)
     static let refusedStatus: Int32 = 1
 
     /// The receiver `--to` names, looked up when it is a name.
@@ -19,12 +21,9 @@ enum ReceiverOptions {
         }
         let seconds: Double
         do throws(UsageError) {
-            seconds = try parsed.value("discovery-timeout", as: Double.self) ?? 3
+            seconds = try parsed.number("discovery-timeout", in: discoveryTimeoutRange) ?? 3
         } catch {
             throw .usage(error)
-        }
-        guard seconds > 0, seconds <= 86_400 else {
-            throw .usage(UsageError(commandPath: parsed.path, message: "--discovery-timeout must be a positive number of seconds, at most 86400"))
         }
         do throws(ReceiverError) {
             return try await ReceiverDirectory(timeout: .milliseconds(Int(seconds * 1000))).resolve(target)

@@ -136,28 +136,20 @@ enum SimulateCommand {
             } catch {
                 throw fail("--do \(error)")
             }
-            until = try parsed.value("until", as: Double.self)
-            if let until, until <= 0 { throw fail("--until must be a positive number of seconds, not '\(until)'") }
-            timeout = try parsed.value("timeout", as: Double.self) ?? ResourceLoader.defaultTimeout
-            guard timeout >= 1, timeout <= 86_400 else { throw fail("--timeout must be from 1 to 86400 seconds, not '\(timeout)'") }
+            until = try parsed.number("until", in: .positiveSeconds())
+            timeout = try parsed.number("timeout", in: .seconds(1...86_400)) ?? ResourceLoader.defaultTimeout
             json = parsed.flag("json")
             junitFile = parsed.values("junit").last
             htmlFile = parsed.values("html").last
-            maxTransitionMilliseconds = try parsed.value("max-transition-ms", as: Double.self)
-            if let limit = maxTransitionMilliseconds, limit <= 0 { throw fail("--max-transition-ms must be a positive number, not '\(limit)'") }
+            maxTransitionMilliseconds = try parsed.number("max-transition-ms", in: .positive(unit: "milliseconds"))
             failOnLostAds = parsed.flag("fail-on-lost-ads")
             traceFile = parsed.values("fetch-trace").last
-            switch MediaMode.parse(parsed.values("media").last ?? (traceFile == nil ? "probe" : "verify")) {
-            case .success(.realtime):
+            media = try parsed.choice("media") ?? (traceFile == nil ? .probe : .verify)
+            if media == .realtime {
                 throw fail("--media realtime fetches at playback pace on a real clock: use it with airlabd or airlab lab run; simulate takes probe or verify")
-            case .success(let mode):
-                media = mode
-            case .failure(let error):
-                throw fail(error.description)
             }
             if traceFile != nil, media == .probe { throw fail("--fetch-trace replays segment fetches: it needs --media verify") }
-            maxRebufferSeconds = try parsed.value("max-rebuffer-s", as: Double.self)
-            if let limit = maxRebufferSeconds, !(limit >= 0 && limit <= 86_400) { throw fail("--max-rebuffer-s must be from 0 to 86400 seconds, not '\(limit)'") }
+            maxRebufferSeconds = try parsed.number("max-rebuffer-s", in: .seconds(0...86_400))
         }
     }
 }

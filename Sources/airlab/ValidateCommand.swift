@@ -35,14 +35,8 @@ enum ValidateCommand {
         let variant: Int?
         let concurrency: Int
         do throws(UsageError) {
-            variant = try parsed.value("variant", as: Int.self)
-            if let variant, variant < 0 {
-                throw UsageError(commandPath: parsed.path, message: "--variant counts from 0, not '\(variant)'")
-            }
-            concurrency = try parsed.value("concurrency", as: Int.self) ?? 4
-            guard (1...64).contains(concurrency) else {
-                throw UsageError(commandPath: parsed.path, message: "--concurrency expects 1 to 64, not '\(concurrency)'")
-            }
+            variant = try parsed.wholeNumber("variant", in: 0...Int.max)
+            concurrency = try parsed.wholeNumber("concurrency", in: 1...64) ?? 4
             if variant != nil, parsed.values("profile").last != nil {
                 throw UsageError(commandPath: parsed.path, message: "give --variant or --profile, not both")
             }

@@ -4,7 +4,7 @@ import Foundation
 /// The daemon's log: one line per message on stderr, as text or as JSON for log collectors.
 /// Readiness goes to stdout, so a supervisor or a test can wait for it apart from the log.
 struct DaemonLog: Sendable {
-    enum Format: Sendable {
+    enum Format: String, Sendable, CaseIterable {
         case text, json
     }
 

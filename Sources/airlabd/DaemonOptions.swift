@@ -78,15 +78,11 @@ struct DaemonOptions {
         let seed = try parsed.wholeNumber("seed", default: 1)
         let address = parsed.values("address").last ?? "0.0.0.0"
         let stateDirectory = parsed.values("state-dir").last.map { URL(fileURLWithPath: $0, isDirectory: true) }
-        switch parsed.values("log-format").last ?? "text" {
-        case "text": logFormat = .text
-        case "json": logFormat = .json
-        case let other: throw fail("--log-format expects text or json, not '\(other)'")
-        }
-        let maxConnections = try Self.whole("max-connections", in: Self.maxConnectionsRange, default: ReceiverConfiguration.defaultMaxConnections, parsed)
-        let requestTimeout = try Self.whole("request-timeout", in: Self.requestTimeoutRange, default: Int(ReceiverConfiguration.defaultRequestTimeout), parsed)
-        let idleTimeout = try Self.whole("idle-timeout", in: Self.idleTimeoutRange, default: ReceiverConfiguration.defaultIdleTimeout, parsed)
-        fetchTimeout = Double(try Self.whole("fetch-timeout", in: Self.fetchTimeoutRange, default: Int(Self.defaultFetchTimeout), parsed))
+        logFormat = try parsed.choice("log-format") ?? .text
+        let maxConnections = try parsed.wholeNumber("max-connections", in: Self.maxConnectionsRange) ?? ReceiverConfiguration.defaultMaxConnections
+        let requestTimeout = try parsed.wholeNumber("request-timeout", in: Self.requestTimeoutRange) ?? Int(ReceiverConfiguration.defaultRequestTimeout)
+        let idleTimeout = try parsed.wholeNumber("idle-timeout", in: Self.idleTimeoutRange) ?? ReceiverConfiguration.defaultIdleTimeout
+        fetchTimeout = Double(try parsed.wholeNumber("fetch-timeout", in: Self.fetchTimeoutRange) ?? Int(Self.defaultFetchTimeout))
         advertise = !parsed.flag("no-mdns")
         stopsOnStandardInputClose = parsed.flag("stop-on-stdin-close")
         if let text = parsed.values("metrics-address").last {
@@ -125,11 +121,7 @@ struct DaemonOptions {
         func fail(_ message: String) -> UsageError { UsageError(commandPath: [], message: message) }
         let portValue = try parsed.value("port", as: Int.self) ?? FleetDescription.defaultFirstPort
         let timeScale = try parsed.value("time-scale", as: Double.self) ?? 1
-        let media: MediaMode
-        switch MediaMode.parse(parsed.values("media").last ?? "probe") {
-        case .success(let mode): media = mode
-        case .failure(let error): throw fail(error.description)
-        }
+        let media = try parsed.choice("media", as: MediaMode.self) ?? .probe
         do throws(FleetError) {
             return try FleetDescription(
                 profiles: parsed.values("profile"), firstPort: portValue, name: parsed.values("name").last, password: parsed.values("password").last,
@@ -137,14 +129,5 @@ struct DaemonOptions {
         } catch {
             throw fail(error.description)
         }
-    }
-
-    /// A whole number within `range`; anything else is one line naming the flag and the range.
-    private static func whole(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int, _ parsed: ParsedCommand) throws(UsageError) -> Int {
-        guard let raw = parsed.values(name).last else { return defaultValue }
-        guard let value = Int(raw), range.contains(value) else {
-            throw UsageError(commandPath: [], message: "--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(raw)'")
-        }
-        return value
     }
 }

@@ -172,7 +172,7 @@ struct SimulateCommandTests {
             (["x.m3u8"], "give at least one --profile"),
             (["x.m3u8", "--profile", "toaster"], "no shipped profile has this name"),
             (["x.m3u8", "--profile", "apple-tv-4k", "--do", "at 3 dance"], "unknown command"),
-            (["x.m3u8", "--profile", "apple-tv-4k", "--seed", "-1"], "--seed expects a whole number"),
+            (["x.m3u8", "--profile", "apple-tv-4k", "--seed", "-1"], "--seed must be a whole number from 0"),
             (["/nonexistent/show.m3u8", "--profile", "apple-tv-4k"], "/nonexistent/show.m3u8: not found"),
             (["/dev/null", "--profile", "apple-tv-4k"], "/dev/null"),
         ])

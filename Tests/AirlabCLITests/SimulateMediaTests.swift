@@ -87,7 +87,7 @@ struct SimulateMediaTests {
         let realtime = try await BlockingWork.airlab(["simulate", "x.m3u8", "--profile", "apple-tv-4k", "--media", "realtime"])
         #expect(realtime.status == 2 && realtime.stderr.contains("real clock"), "\(realtime.stderr)")
         let unknown = try await BlockingWork.airlab(["simulate", "x.m3u8", "--profile", "apple-tv-4k", "--media", "fast"])
-        #expect(unknown.status == 2 && unknown.stderr.contains("probe, verify, realtime"), "\(unknown.stderr)")
+        #expect(unknown.status == 2 && unknown.stderr.contains("--media must be probe, verify or realtime, not 'fast'"), "\(unknown.stderr)")
         let scratch = try Scratch()
         defer { scratch.remove() }
         let trace = scratch.url.appendingPathComponent("trace.json")

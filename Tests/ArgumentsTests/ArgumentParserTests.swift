@@ -42,7 +42,7 @@ struct ArgumentParserTests {
             do {
                 _ = try parsed.wholeNumber("timeout", default: 1)
             } catch {
-                #expect(error.message == "--timeout expects a whole number from 0, not '\(bad)'")
+                #expect(error.message == "--timeout must be a whole number from 0, not '\(bad)'")
             }
         }
     }
@@ -89,6 +89,33 @@ struct ArgumentParserTests {
         } catch {
             #expect(error.message == "--timeout expects SECONDS, not 'soon'")
         }
+    }
+
+    private enum Mode: String, CaseIterable { case probe, verify, realtime }
+
+    @Test("Numbers and choices are refused in one form a kind: not a number, out of its range, not one of the choices")
+    func rangesAndChoices() throws {
+        func message(_ value: String, _ read: (ParsedCommand) throws -> Void) throws -> String? {
+            let parsed = try run(["playlist", "inspect", "a", "--timeout", value])
+            do {
+                try read(parsed)
+                return nil
+            } catch let error as UsageError {
+                return error.message
+            }
+        }
+        #expect(try run(["playlist", "inspect", "a", "--timeout", "3.5"]).number("timeout", in: .seconds(1...86_400)) == 3.5)
+        #expect(try run(["playlist", "inspect", "a"]).number("timeout", in: .seconds(1...86_400)) == nil)
+        #expect(try message("soon") { _ = try $0.number("timeout", in: .seconds(1...86_400)) } == "--timeout expects SECONDS, not 'soon'")
+        #expect(try message("inf") { _ = try $0.number("timeout", in: .positive()) } == "--timeout expects SECONDS, not 'inf'")
+        #expect(try message("0") { _ = try $0.number("timeout", in: .seconds(1...86_400)) } == "--timeout must be from 1 to 86400 seconds, not '0'")
+        #expect(try message("0") { _ = try $0.number("timeout", in: .positiveSeconds(upTo: 600)) } == "--timeout must be more than 0 and at most 600 seconds, not '0'")
+        #expect(try message("-1") { _ = try $0.number("timeout", in: NumberRange(.atLeast(0), unit: "seconds")) } == "--timeout must be 0 or more seconds, not '-1'")
+        #expect(try message("-1") { _ = try $0.number("timeout", in: .positive(unit: "milliseconds")) } == "--timeout must be more than 0 milliseconds, not '-1'")
+        #expect(try message("65") { _ = try $0.wholeNumber("timeout", in: 1...64) } == "--timeout must be a whole number from 1 to 64, not '65'")
+        #expect(try message("1.5") { _ = try $0.wholeNumber("timeout", in: 0...Int.max) } == "--timeout must be a whole number from 0, not '1.5'")
+        #expect(try run(["playlist", "inspect", "a", "--timeout", "verify"]).choice("timeout", as: Mode.self) == .verify)
+        #expect(try message("fast") { _ = try $0.choice("timeout", as: Mode.self) } == "--timeout must be probe, verify or realtime, not 'fast'")
     }
 
     @Test("--help prints help generated from the command's description")

@@ -143,15 +143,17 @@ struct MediaCommandTests {
     func negativeVariant() async throws {
         let result = try await BlockingWork.airlab(["probe", "master.m3u8", "--variant", "-1"])
         #expect(result.status == 2)
-        #expect(result.stderr == "airlab probe: --variant counts from 0, not '-1' (see 'airlab probe --help')\n")
+        #expect(result.stderr == "airlab probe: --variant must be a whole number from 0, not '-1' (see 'airlab probe --help')\n")
     }
 
     @Test("A timeout that is not a positive number is a usage error")
     func badTimeout() async throws {
-        for value in ["soon", "0", "-1"] {
+        let notANumber = try await BlockingWork.airlab(["probe", "x.ts", "--timeout", "soon"])
+        #expect(notANumber.status == 2 && notANumber.stderr.hasPrefix("airlab probe: --timeout expects SECONDS, not 'soon'"), "\(notANumber.stderr)")
+        for value in ["0", "-1"] {
             let result = try await BlockingWork.airlab(["probe", "x.ts", "--timeout", value])
             #expect(result.status == 2)
-            #expect(result.stderr.hasPrefix("airlab probe: --timeout expects"), "\(result.stderr)")
+            #expect(result.stderr.hasPrefix("airlab probe: --timeout must be more than 0 and at most 86400 seconds, not '\(value)'"), "\(result.stderr)")
         }
     }
 }

@@ -97,7 +97,7 @@ struct SenderMessagesTests {
     func queryCommandsRoundTrip() throws {
         let commands: [PlaybackCommand] = [
             .seek(to: 0), .seek(to: 40), .seek(to: 12.345678901234), .seek(to: 1e-9), .seek(to: 3e11), .seek(to: 1e300),
-            .setRate(0), .setRate(1), .setRate(0.5), .setRate(-1), .setRate(64),
+            .setRate(0), .setRate(1), .setRate(0.5), .setRate(-1), .setRate(64), .stop,
         ]
         for command in commands {
             let target = try #require(QueryCommand.target(of: command))
@@ -107,7 +107,7 @@ struct SenderMessagesTests {
             let query = Dictionary(uniqueKeysWithValues: (parts.queryItems ?? []).map { ($0.name, $0.value ?? "") })
             #expect(try QueryCommand.command(route, query: query) == command, "\(target)")
         }
-        #expect(QueryCommand.target(of: .stop) == nil && QueryCommand.target(of: .play(from: nil)) == nil)
+        #expect(QueryCommand.target(of: .play(from: nil)) == nil && QueryCommand.target(of: .setPresentationMode(.pictureInPicture)) == nil)
     }
 
     @Test("Every path under /groups a sender or participant writes is read back by the host as the same path, participants' odd names included")

@@ -75,7 +75,7 @@ struct PresentationWireTests {
         }
         var order = PlayOrder(url: "u")
         order.sdkAdBreaks = .object(["breaks": .array([])])
-        order.sdkAdInPictureInPicture = "attempt"
+        order.sdkAdInPictureInPicture = .attempt
         #expect(try JSONDecoder().decode(PlayOrder.self, from: order.jsonBody()) == order)
     }
 

@@ -217,13 +217,13 @@ struct WireVocabularyTests {
         // The switch is exhaustive on purpose: a new route cannot be added without saying how it crosses.
         for route in Route.allCases {
             switch route {
-            case .serverInfo, .playbackInfo, .events, .sessions, .metrics, .stop:
+            case .serverInfo, .playbackInfo, .events, .sessions, .metrics:
                 // No parameters: the path alone.
                 #expect(Route(path: route.path()) == route)
-            case .scrub, .rate:
-                // GET /scrub asks for the position; POST carries a command in its query.
+            case .scrub, .rate, .stop:
+                // GET /scrub asks for the position; a POST carries a command, with what it needs in its query.
                 #expect(Route(path: route.path()) == route)
-                for command in [PlaybackCommand.seek(to: 12.5), .seek(to: 0), .setRate(0), .setRate(1)] where QueryCommand.route(of: command) == route {
+                for command in [PlaybackCommand.seek(to: 12.5), .seek(to: 0), .setRate(0), .setRate(1), .stop] where QueryCommand.route(of: command) == route {
                     let target = try #require(QueryCommand.target(of: command).flatMap { URLComponents(string: $0) })
                     let query = Dictionary(uniqueKeysWithValues: (target.queryItems ?? []).map { ($0.name, $0.value ?? "") })
                     #expect(Route(path: target.path) == route)
