@@ -59,20 +59,19 @@ public struct MediaTotals: Sendable, Codable, Hashable {
         var byEvent: [String: BreakRebuffering] = [:]
         for entry in timeline {
             guard let id = entry.eventID, entry.kind == .interstitial || entry.kind == .stall else { continue }
-            if byEvent[id] == nil {
-                order.append(id)
-                byEvent[id] = BreakRebuffering(eventID: id, playedSeconds: 0, stallSeconds: 0, stalls: 0, rebufferingRatio: 0)
-            }
+            if byEvent[id] == nil { order.append(id) }
             let length = max(0, entry.end - entry.start)
+            var rebuffering = byEvent[id] ?? BreakRebuffering(eventID: id, playedSeconds: 0, stallSeconds: 0, stalls: 0, rebufferingRatio: 0)
             if entry.kind == .stall {
-                byEvent[id]!.stallSeconds += length
-                byEvent[id]!.stalls += 1
+                rebuffering.stallSeconds += length
+                rebuffering.stalls += 1
             } else {
-                byEvent[id]!.playedSeconds += length
+                rebuffering.playedSeconds += length
             }
+            byEvent[id] = rebuffering
         }
-        breaks = order.map { id in
-            var entry = byEvent[id]!
+        breaks = order.compactMap { id in
+            guard var entry = byEvent[id] else { return nil }
             let total = entry.playedSeconds + entry.stallSeconds
             entry.rebufferingRatio = total > 0 ? entry.stallSeconds / total : 0
             return entry

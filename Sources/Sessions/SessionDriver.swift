@@ -114,7 +114,7 @@ public final class SessionDriver: Sendable {
                 origin: clock.now, engine: PlaybackEngine(plan: setup.plan, now: 0), recorder: recorder, steps: setup.script.steps[...],
                 horizon: setup.horizon, idleEndReason: setup.idleEndReason, reloads: reloads, outbox: outbox,
                 fetches: setup.delivery.map { Fetches(delivery: $0) })
-            apply(state.sessions[id]!.engine.handle(.play(from: setup.startPosition), at: 0), to: id, in: &state)
+            apply(state.sessions[id]?.engine.handle(.play(from: setup.startPosition), at: 0), to: id, in: &state)
             settle(id, in: &state)
             fireDue(in: &state)
             reschedule(&state)
@@ -127,17 +127,17 @@ public final class SessionDriver: Sendable {
     /// Applies a sender's command at the clock's now; nil once the session has ended.
     func handle(_ command: PlaybackCommand, in id: UInt64) -> [PlaybackEvent]? {
         change(id) { state, now in
-            let output = state.sessions[id]!.engine.handle(command, at: now)
+            let output = state.sessions[id]?.engine.handle(command, at: now)
             apply(output, to: id, in: &state)
-            return output.events
+            return output?.events ?? []
         }
     }
 
     /// Ends the session now for a reason of its owner's (replaced, shutdown, the sender left).
     func end(_ id: UInt64, reason: String) {
         _ = change(id) { state, now in
-            apply(state.sessions[id]!.engine.advance(to: now), to: id, in: &state)
-            apply(state.sessions[id]!.engine.end(reason: reason), to: id, in: &state)
+            apply(state.sessions[id]?.engine.advance(to: now), to: id, in: &state)
+            apply(state.sessions[id]?.engine.end(reason: reason), to: id, in: &state)
         }
     }
 
@@ -213,7 +213,7 @@ public final class SessionDriver: Sendable {
         outbox.subscribe(snapshot: {
             state.withLock { state in
                 // The handle that asks keeps the session known.
-                let session = state.sessions[id]!
+                guard let session = state.sessions[id] else { preconditionFailure("a session is driven while a handle names it") }
                 return ((session.engine, session.report == nil), outbox.take())
             }
         }, { snapshot in body(snapshot.0, snapshot.1) })
@@ -227,7 +227,7 @@ public final class SessionDriver: Sendable {
         var best: (time: Double, due: Due)?
         func consider(_ time: Double?, _ due: Due) {
             guard let time, time.isFinite else { return }
-            if best == nil || time < best!.time { best = (time, due) }
+            if time < best?.time ?? .infinity { best = (time, due) }
         }
         // Considered in firing order, so that a tie keeps the earlier kind.
         consider(session.horizon?.time, .horizon)
@@ -257,22 +257,22 @@ public final class SessionDriver: Sendable {
     private func fire(_ due: Due, at time: Double, in id: UInt64, state: inout State) {
         switch due {
         case .horizon:
-            let reason = state.sessions[id]!.horizon!.reason
-            apply(state.sessions[id]!.engine.advance(to: time), to: id, in: &state)
-            apply(state.sessions[id]!.engine.end(reason: reason), to: id, in: &state)
+            guard let reason = state.sessions[id]?.horizon?.reason else { return }
+            apply(state.sessions[id]?.engine.advance(to: time), to: id, in: &state)
+            apply(state.sessions[id]?.engine.end(reason: reason), to: id, in: &state)
         case .step:
-            let step = state.sessions[id]!.steps.removeFirst()
-            apply(state.sessions[id]!.engine.handle(step.command, at: step.time), to: id, in: &state)
+            guard let step = state.sessions[id]?.steps.popFirst() else { return }
+            apply(state.sessions[id]?.engine.handle(step.command, at: step.time), to: id, in: &state)
         case .deadline:
-            apply(state.sessions[id]!.engine.advance(to: time), to: id, in: &state)
+            apply(state.sessions[id]?.engine.advance(to: time), to: id, in: &state)
         case .fetch:
-            let fetches = state.sessions[id]!.fetches!.modelled
+            let fetches = state.sessions[id]?.fetches?.modelled ?? [:]
             guard let (fetchID, outcome) = fetches.min(by: { ($0.value.time, $0.key) < ($1.value.time, $1.key) }) else { return }
-            state.sessions[id]!.fetches!.modelled[fetchID] = nil
+            state.sessions[id]?.fetches?.modelled[fetchID] = nil
             deliver(outcome, of: fetchID, to: id, state: &state)
         case .reload:
-            state.sessions[id]!.reloads!.next = nil
-            let source = state.sessions[id]!.reloads!.source
+            guard let source = state.sessions[id]?.reloads?.source else { return }
+            state.sessions[id]?.reloads?.next = nil
             // Taken before the fetch starts, so that a virtual clock cannot move on in between.
             let hold = clock.hold()
             Task {
@@ -289,76 +289,79 @@ public final class SessionDriver: Sendable {
             case .revised(let revision):
                 adopt(revision, in: id, at: now, state: &state)
             case .failed(let reason):
-                state.sessions[id]!.recorder.recordError("reload at \(time.plainText) s: \(reason)")
+                state.sessions[id]?.recorder.recordError("reload at \(time.plainText) s: \(reason)")
             }
             // Due a reload interval after the one before was due, however long that one took.
-            state.sessions[id]!.reloads!.next = time + state.sessions[id]!.reloads!.interval
+            if let interval = state.sessions[id]?.reloads?.interval { state.sessions[id]?.reloads?.next = time + interval }
         }
     }
 
     /// Tells the engine how a fetch went, and the report its bytes and timings.
     private func deliver(_ outcome: FetchOutcome, of fetchID: UInt64, to id: UInt64, state: inout State) {
-        let time = max(outcome.time, state.sessions[id]!.engine.now)
-        if let fetch = state.sessions[id]!.fetches?.asked.removeValue(forKey: fetchID) {
-            state.sessions[id]!.fetches!.trace.record(FetchTrace.Row(recording: fetch, outcome))
+        guard let now = state.sessions[id]?.engine.now else { return }
+        let time = max(outcome.time, now)
+        if let fetch = state.sessions[id]?.fetches?.asked.removeValue(forKey: fetchID) {
+            state.sessions[id]?.fetches?.trace.record(FetchTrace.Row(recording: fetch, outcome))
         }
         switch outcome {
         case .loaded(let timing):
-            let mode = state.sessions[id]!.fetches?.delivery.mode ?? "verify"
-            state.sessions[id]!.recorder.recordFetch(timing, mode: mode)
-            apply(state.sessions[id]!.engine.segmentLoaded(fetchID, at: time), to: id, in: &state)
+            let mode = state.sessions[id]?.fetches?.delivery.mode ?? "verify"
+            state.sessions[id]?.recorder.recordFetch(timing, mode: mode)
+            apply(state.sessions[id]?.engine.segmentLoaded(fetchID, at: time), to: id, in: &state)
         case .failed(let failure, _):
-            apply(state.sessions[id]!.engine.segmentFailed(fetchID, failure, at: time), to: id, in: &state)
+            apply(state.sessions[id]?.engine.segmentFailed(fetchID, failure, at: time), to: id, in: &state)
         }
     }
 
     /// Carries out what the engine asked for: a modelled fetch is due when the model says it ends, a
     /// real one runs outside the lock and comes back through `change`.
     private func performFetches(of id: UInt64, in state: inout State) {
-        let actions = state.sessions[id]!.pendingActions
-        state.sessions[id]!.pendingActions = []
-        guard !actions.isEmpty, state.sessions[id]!.fetches != nil else { return }
+        guard let actions = state.sessions[id]?.pendingActions, !actions.isEmpty else { return }
+        state.sessions[id]?.pendingActions = []
+        // Taken out while it changes, so that its tables are changed in place, not copied.
+        guard let origin = state.sessions[id]?.origin, var fetches = state.sessions[id]?.fetches else { return }
+        state.sessions[id]?.fetches = nil
+        defer { state.sessions[id]?.fetches = fetches }
         for action in actions {
             switch action {
             case .fetch(let fetch):
-                state.sessions[id]!.fetches!.asked[fetch.id] = fetch
-                switch state.sessions[id]!.fetches!.delivery {
+                fetches.asked[fetch.id] = fetch
+                switch fetches.delivery {
                 case .modelled(let model):
-                    let cold = !state.sessions[id]!.fetches!.connected
-                    state.sessions[id]!.fetches!.connected = true
-                    state.sessions[id]!.fetches!.modelled[fetch.id] = model.outcome(of: fetch, cold: cold)
+                    let cold = !fetches.connected
+                    fetches.connected = true
+                    fetches.modelled[fetch.id] = model.outcome(of: fetch, cold: cold)
                 case .replayed(let trace, let model):
-                    let cold = !state.sessions[id]!.fetches!.connected
-                    state.sessions[id]!.fetches!.connected = true
-                    state.sessions[id]!.fetches!.modelled[fetch.id] = trace.outcome(of: fetch) ?? model.outcome(of: fetch, cold: cold)
+                    let cold = !fetches.connected
+                    fetches.connected = true
+                    fetches.modelled[fetch.id] = trace.outcome(of: fetch) ?? model.outcome(of: fetch, cold: cold)
                 case .fetched(let fetcher):
-                    let origin = state.sessions[id]!.origin
                     let clock = self.clock
                     let task = Task { [weak self] in
                         let outcome = await fetcher.fetch(fetch) { clock.now - origin }
                         self?.finishFetch(fetch.id, of: id, outcome)
                     }
-                    state.sessions[id]!.fetches!.running[fetch.id] = task
+                    fetches.running[fetch.id] = task
                 }
             case .cancel(let fetchID):
-                state.sessions[id]!.fetches!.asked[fetchID] = nil
-                state.sessions[id]!.fetches!.modelled[fetchID] = nil
-                state.sessions[id]!.fetches!.running.removeValue(forKey: fetchID)?.cancel()
+                fetches.asked[fetchID] = nil
+                fetches.modelled[fetchID] = nil
+                fetches.running.removeValue(forKey: fetchID)?.cancel()
             }
         }
     }
 
     private func finishFetch(_ fetchID: UInt64, of id: UInt64, _ outcome: FetchOutcome) {
         _ = change(id) { state, _ in
-            guard state.sessions[id]!.fetches?.running.removeValue(forKey: fetchID) != nil else { return }
+            guard state.sessions[id]?.fetches?.running.removeValue(forKey: fetchID) != nil else { return }
             deliver(outcome, of: fetchID, to: id, state: &state)
         }
     }
 
     /// Hands the engine a plan made again, and the report what making it noticed.
     private func adopt(_ revision: PlanRevision, in id: UInt64, at now: Double, state: inout State) {
-        apply(state.sessions[id]!.engine.update(plan: revision.plan, at: now), to: id, in: &state)
-        state.sessions[id]!.recorder.add(revision.diagnostics.filter { $0.severity != .info })
+        apply(state.sessions[id]?.engine.update(plan: revision.plan, at: now), to: id, in: &state)
+        state.sessions[id]?.recorder.add(revision.diagnostics.filter { $0.severity != .info })
     }
 
     /// After anything happened to a session: ends it if it has nothing left to happen and its setup
@@ -366,14 +369,14 @@ public final class SessionDriver: Sendable {
     private func settle(_ id: UInt64, in state: inout State) {
         guard state.sessions[id] != nil else { return }
         performFetches(of: id, in: &state)
-        if state.sessions[id]!.report != nil, let running = state.sessions[id]!.fetches?.running, !running.isEmpty {
+        if state.sessions[id]?.report != nil, let running = state.sessions[id]?.fetches?.running, !running.isEmpty {
             running.values.forEach { $0.cancel() }
-            state.sessions[id]!.fetches!.running.removeAll()
+            state.sessions[id]?.fetches?.running.removeAll()
         }
-        let session = state.sessions[id]!
+        guard let session = state.sessions[id] else { return }
         var next = Self.next(of: session)
         if next == nil, session.report == nil, let reason = session.idleEndReason, session.reloads.map({ $0.next != nil }) ?? true {
-            apply(state.sessions[id]!.engine.end(reason: reason), to: id, in: &state)
+            apply(state.sessions[id]?.engine.end(reason: reason), to: id, in: &state)
             next = nil
         }
         state.upcoming[id] = next.map { Upcoming(at: session.origin + $0.time, time: $0.time, due: $0.due) }
@@ -381,19 +384,21 @@ public final class SessionDriver: Sendable {
 
     /// Records what the engine did and queues it for the owner; an engine that stopped ends the session.
     /// Records an output's events and keeps its fetch actions for `performFetches`.
-    private func apply(_ output: PlaybackEngine.Output, to id: UInt64, in state: inout State) {
-        state.sessions[id]!.pendingActions += output.actions
+    /// An output is nil when the session it was asked of is gone (its handle forgot it meanwhile).
+    private func apply(_ output: PlaybackEngine.Output?, to id: UInt64, in state: inout State) {
+        guard let output else { return }
+        state.sessions[id]?.pendingActions += output.actions
         apply(output.events, to: id, in: &state)
     }
 
     private func apply(_ events: [PlaybackEvent], to id: UInt64, in state: inout State) {
         guard !events.isEmpty else { return }
-        state.sessions[id]!.recorder.record(events)
-        let session = state.sessions[id]!
+        state.sessions[id]?.recorder.record(events)
+        guard let session = state.sessions[id] else { return }
         let ended = !session.engine.isActive && session.report == nil
         if ended {
             let report = session.recorder.finish(at: session.engine.now)
-            state.sessions[id]!.report = report
+            state.sessions[id]?.report = report
             session.outbox.enqueue(.store(report, session.fetches?.trace))
         }
         session.outbox.enqueue(.publish(events))
