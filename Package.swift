@@ -162,6 +162,8 @@ let package = Package(
         .executableTarget(name: "fuzz-fault-plan", dependencies: ["FuzzReplay", "Origin"], path: "Fuzz/FaultPlanFuzz"),
         .executableTarget(name: "fuzz-fleet-file", dependencies: ["FuzzReplay", "Receiver", "Profiles"], path: "Fuzz/FleetFileFuzz"),
         .executableTarget(name: "fuzz-receiver-list", dependencies: ["FuzzReplay", "Lab"], path: "Fuzz/ReceiverListFuzz"),
+        .executableTarget(
+            name: "fuzz-session-events", dependencies: ["FuzzReplay", "Playback", "SenderProtocol", "ServerSentEvents"], path: "Fuzz/SessionEventFuzz"),
 
         // MARK: - Tests
 
@@ -191,7 +193,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "fuzz-playlist", "fuzz-asset-list", "fuzz-play-request", "fuzz-set-property", "fuzz-property-list",
                 "fuzz-request-head", "fuzz-segment-probe", "fuzz-segment-analysis", "fuzz-group-scenario", "fuzz-fetch-trace", "fuzz-fault-plan",
-                "fuzz-fleet-file", "fuzz-receiver-list",
+                "fuzz-fleet-file", "fuzz-receiver-list", "fuzz-session-events",
             ]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CivilTime", "TestSupport", "Transport", "ServerSentEvents"]),
         /// The test origin's plan, delivery and log, and its faults seen by a real client (Transport).

@@ -126,18 +126,17 @@ final class EventStreamReader: TransferReceiver, Sendable {
         var tooLarge = false
         var fellBehind = false
         var refusal = Data()
-        var line: [UInt8] = []
-        var eventBytes = 0
-        var parser = EventStreamParser()
+        var decoder: EventStreamDecoder
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let events: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation
     private let maximumEventBytes: Int
 
     init(events: AsyncThrowingStream<ServerSentEvent, any Error>.Continuation, maximumEventBytes: Int) {
         self.events = events
         self.maximumEventBytes = maximumEventBytes
+        state = Mutex(State(decoder: EventStreamDecoder(maximumEventBytes: maximumEventBytes)))
     }
 
     func whenOpen(_ handler: @escaping @Sendable (TransferHead) -> Void) {
@@ -165,27 +164,9 @@ final class EventStreamReader: TransferReceiver, Sendable {
                 state.refusal.append(contentsOf: body.prefix(EventSource.maximumRefusalBytes - state.refusal.count))
                 return state.refusal.count < EventSource.maximumRefusalBytes
             }
-            var rest = body[...]
-            while true {
-                let newline = rest.firstIndex(of: UInt8(ascii: "\n"))
-                let piece = rest[..<(newline ?? rest.endIndex)]
-                // Checked before the bytes are kept, so the line never grows past the cap.
-                guard state.line.count + piece.count <= maximumEventBytes else {
-                    state.tooLarge = true
-                    return false
-                }
-                state.line.append(contentsOf: piece)
-                guard let newline else { return true }
-                rest = rest[(newline + 1)...]
-                if state.line.last == UInt8(ascii: "\r") { state.line.removeLast() }
-                state.eventBytes = state.line.isEmpty ? 0 : state.eventBytes + state.line.count
-                guard state.eventBytes <= maximumEventBytes else {
-                    state.tooLarge = true
-                    return false
-                }
-                if let event = state.parser.consume(line: String(decoding: state.line, as: UTF8.self)) { ready.append(event) }
-                state.line.removeAll(keepingCapacity: true)
-            }
+            ready = state.decoder.decode(body)
+            state.tooLarge = state.decoder.tooLarge
+            return !state.tooLarge
         }
         for event in ready {
             if case .dropped = events.yield(event) {
