@@ -126,12 +126,13 @@ let package = Package(
         /// Casting to receivers, driving and watching them, running a playlist on a fleet, and the
         /// folder server and local fleet that support them.
         .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "OwnThreads", "SenderProtocol", "Discovery", "HLS", "Reports", "Transport", "Coordination", "Playback", "Sessions", "NumberText"]),
+        .target(name: "Calibration", dependencies: ["ChildProcess", "Lab", "NumberText", "OwnThreads", "Playback", "SenderProtocol"]),
 
         // MARK: - Executables
 
         .executableTarget(
             name: "airlab",
-            dependencies: ["Arguments", "HLS", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Conformance", "Reports", "Lab", "SenderProtocol", "Origin", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
+            dependencies: ["Arguments", "Calibration", "HLS", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Conformance", "Reports", "Lab", "SenderProtocol", "Origin", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
         /// The receiver daemon: arguments, signals, the fleet. Thin.
         .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Loading", "Casting", "Media", "HTTP", "Playback", "Profiles"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
@@ -162,6 +163,7 @@ let package = Package(
         .executableTarget(name: "fuzz-fault-plan", dependencies: ["FuzzReplay", "Origin"], path: "Fuzz/FaultPlanFuzz"),
         .executableTarget(name: "fuzz-fleet-file", dependencies: ["FuzzReplay", "Receiver", "Profiles"], path: "Fuzz/FleetFileFuzz"),
         .executableTarget(name: "fuzz-receiver-list", dependencies: ["FuzzReplay", "Lab"], path: "Fuzz/ReceiverListFuzz"),
+        .executableTarget(name: "fuzz-calibration-samples", dependencies: ["Calibration", "FuzzReplay"], path: "Fuzz/CalibrationSamplesFuzz"),
         .executableTarget(
             name: "fuzz-session-events", dependencies: ["FuzzReplay", "Playback", "SenderProtocol", "ServerSentEvents"], path: "Fuzz/SessionEventFuzz"),
 
@@ -179,6 +181,7 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Profiles", "Sessions", "HLS", "TestSupport"]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "Playback", "Profiles", "Sessions", "HLS", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Casting", "Coordination", "Playback", "Profiles", "Sessions"]),
+        .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Lab", "SenderProtocol", "Sessions", "TestSupport", "airlab", "airlabd"]),
         .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "HLS", "JSONDocument", "Coordination", "Playback", "Sessions"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "HLS", "Loading", "Media", "MediaValues", "TestSupport", "Playback", "Profiles", "Sessions"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "Casting", "HLS", "MediaValues", "Media", "TestSupport"]),
@@ -193,7 +196,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "fuzz-playlist", "fuzz-asset-list", "fuzz-play-request", "fuzz-set-property", "fuzz-property-list",
                 "fuzz-request-head", "fuzz-segment-probe", "fuzz-segment-analysis", "fuzz-group-scenario", "fuzz-fetch-trace", "fuzz-fault-plan",
-                "fuzz-fleet-file", "fuzz-receiver-list", "fuzz-session-events",
+                "fuzz-fleet-file", "fuzz-receiver-list", "fuzz-session-events", "fuzz-calibration-samples",
             ]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CivilTime", "TestSupport", "Transport", "ServerSentEvents"]),
         /// The test origin's plan, delivery and log, and its faults seen by a real client (Transport).

@@ -35,6 +35,7 @@ enum Airlab {
     ] + ControlCommands.commands + [
         StatusCommand.command,
         WatchCommand.command,
+        CalibrateCommand.command,
         LabRunCommand.command,
         GroupSimulateCommand.command,
         OriginCommand.command,

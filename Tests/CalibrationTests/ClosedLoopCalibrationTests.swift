@@ -1,0 +1,54 @@
+import Foundation
+import Lab
+import SenderProtocol
+import Sessions
+import Testing
+import TestSupport
+@testable import Calibration
+
+/// `airlab calibrate` against a real `airlabd` at real time: what it measures through
+/// `/playback-info` alone must be what the receiver's own reports say it played.
+@Suite("airlab calibrate against airlabd")
+struct ClosedLoopCalibrationTests {
+    /// The larger of 10 % and 50 ms, the tolerance for a recovered figure.
+    static func close(_ measured: Double, _ truth: Double) -> Bool {
+        abs(measured - truth) <= max(0.1 * abs(truth), 50)
+    }
+
+    @Test("Start-up, seeks and each dimension's switches come back from the polls as the receiver played them")
+    func recoversTheProfile() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await DaemonProcess.start(
+            ["--profile", "smart-tv-high", "--port", "0", "--state-dir", scratch.url.appendingPathComponent("state").path], in: scratch.url)
+        defer { Task { await daemon.stop() } }
+        let receiver = try #require(daemon.receivers.first)
+        let out = scratch.url.appendingPathComponent("calibration")
+        let result = try await BlockingWork.airlab([
+            "calibrate", "--to", "127.0.0.1:\(receiver.port)", "--repeats", "1", "--json", "--out", out.path,
+            "--media", TestMedia.cacheDirectory.appendingPathComponent("calibration").path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONDecoder().decode(CalibrationReport.self, from: Data(result.stdout.utf8))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("calibration.json").path))
+        #expect(report.profile == "smart-tv-high" && report.repeats == 1 && report.pollsPerSecond >= 20)
+
+        // The receiver's own account: the ad cast's loading and its switches, two for each break.
+        let client = ReceiverClient(Receiver(address: ReceiverAddress(host: "127.0.0.1", port: receiver.port)))
+        let played = try await client.report(ofSession: try #require(report.sessions.first))
+        let milliseconds = { (entry: SessionReport.TimelineEntry) in (entry.end - entry.start) * 1000 }
+        let loading = try #require(played.timeline.first { $0.kind == .loading })
+        #expect(Self.close(try #require(report.startupMilliseconds?.median), milliseconds(loading)))
+        let switches = Dictionary(grouping: played.timeline.filter { $0.kind == .transition }) { $0.eventID ?? "" }
+        for dimension in report.dimensions {
+            let pair = try #require(switches["ad-\(dimension.dimension)"], "\(dimension.dimension) was not played")
+            #expect(pair.count == 2 && dimension.unplayed == 0)
+            let entry = try #require(dimension.entryMilliseconds?.median), exit = try #require(dimension.exitMilliseconds?.median)
+            #expect(Self.close(entry, milliseconds(pair[0])), "\(dimension.dimension) in: \(entry) ms measured, \(milliseconds(pair[0])) ms played")
+            #expect(Self.close(exit, milliseconds(pair[1])), "\(dimension.dimension) out: \(exit) ms measured, \(milliseconds(pair[1])) ms played")
+        }
+        // Seeks are instant on the latency model; the three land within the tolerance of none.
+        #expect(report.seekMilliseconds?.samples.count == 3 && report.seekMilliseconds.map { Self.close($0.maximum, 0) } == true)
+        #expect(report.stallMilliseconds.isEmpty)
+    }
+}
