@@ -174,7 +174,7 @@ let package = Package(
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
         .testTarget(name: "JSONDocumentTests", dependencies: ["JSONDocument", "TestSupport"]),
-        .testTarget(name: "ProfilesTests", dependencies: ["Profiles", "HLS", "MediaValues", "TestSupport"]),
+        .testTarget(name: "ProfilesTests", dependencies: ["Profiles", "HLS", "JSONDocument", "MediaValues", "TestSupport"]),
         /// The engine, played on the session driver's virtual clock.
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Profiles", "Sessions", "HLS", "TestSupport"]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "Playback", "Profiles", "Sessions", "HLS", "TestSupport"]),
