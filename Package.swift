@@ -78,7 +78,7 @@ let package = Package(
         /// events for /reverse and /events, and the routes. No I/O.
         .target(name: "SenderProtocol", dependencies: ["HLS", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
         /// Views of session reports: text, JSON, JUnit XML, and HTML with SVG timelines.
-        .target(name: "Reports", dependencies: ["Conformance", "HLS", "MediaValues", "Coordination", "Profiles", "Sessions", "NumberText"]),
+        .target(name: "Reports", dependencies: ["Conformance", "HLS", "JSONDocument", "MediaValues", "Coordination", "Profiles", "Sessions", "NumberText"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
         .target(name: "Inspection", dependencies: ["HLS", "Loading", "NumberText"]),
 
