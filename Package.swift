@@ -78,7 +78,7 @@ let package = Package(
         /// events for /reverse and /events, and the routes. No I/O.
         .target(name: "SenderProtocol", dependencies: ["HLS", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
         /// Views of session reports: text, JSON, JUnit XML, and HTML with SVG timelines.
-        .target(name: "Reports", dependencies: ["Conformance", "HLS", "MediaValues", "Coordination", "Profiles", "Sessions", "NumberText"]),
+        .target(name: "Reports", dependencies: ["Conformance", "HLS", "JSONDocument", "MediaValues", "Coordination", "Profiles", "Sessions", "NumberText"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
         .target(name: "Inspection", dependencies: ["HLS", "Loading", "NumberText"]),
 
@@ -176,7 +176,7 @@ let package = Package(
         .testTarget(name: "LoadingTests", dependencies: ["Loading", "HLS", "TestSupport"]),
         .testTarget(name: "AirlabCLITests", dependencies: ["airlab", "TestSupport"]),
         .testTarget(name: "JSONDocumentTests", dependencies: ["JSONDocument", "TestSupport"]),
-        .testTarget(name: "ProfilesTests", dependencies: ["Profiles", "HLS", "MediaValues", "TestSupport"]),
+        .testTarget(name: "ProfilesTests", dependencies: ["Profiles", "HLS", "JSONDocument", "MediaValues", "TestSupport"]),
         /// The engine, played on the session driver's virtual clock.
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Profiles", "Sessions", "HLS", "TestSupport"]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "Playback", "Profiles", "Sessions", "HLS", "TestSupport"]),

@@ -24,7 +24,7 @@ public struct CastSimulation: Sendable {
     /// Live content is reloaded every target duration of session time: date ranges merge, new
     /// interstitials are resolved and planned, and the engine continues on the new plan.
     public func run(_ cast: PreparedCast, profiles: [ReceiverProfile], seed: UInt64) async -> SimulationReport {
-        var report = SimulationReport(playlist: cast.request.playlist, seed: seed, sessions: [], failures: [])
+        var report = SimulationReport(playlist: cast.request.playlist, seed: seed, profiles: Self.summaries(of: profiles), sessions: [], failures: [])
         var plans: [CastPlan] = []
         for profile in profiles {
             do throws(CastError) {
@@ -41,6 +41,12 @@ public struct CastSimulation: Sendable {
         return report
     }
 
+    /// Every profile asked for, once: the ones that could not play the cast were used too.
+    static func summaries(of profiles: [ReceiverProfile]) -> [ProfileSummary] {
+        var seen = Set<ProfileSummary>()
+        return profiles.map(\.summary).filter { seen.insert($0).inserted }
+    }
+
     /// Plays one plan alone, on a virtual clock of its own, to its end (or `until`) and returns its report.
     public func play(_ plan: CastPlan, prepared: PreparedCast) async -> SessionReport {
         let clock = VirtualClock()
@@ -52,7 +58,8 @@ public struct CastSimulation: Sendable {
     /// One receiver's simulated session of the cast, reloading it when it is live.
     private func setup(_ plan: CastPlan, prepared: PreparedCast) -> SessionSetup {
         var recorder = SessionRecorder(
-            profile: plan.profile.name, playlist: prepared.request.playlist, seed: plan.seed, startPosition: plan.startPosition ?? 0)
+            profile: plan.profile.name, playlist: prepared.request.playlist, seed: plan.seed, startPosition: plan.startPosition ?? 0,
+            profileSummary: plan.profile.summary)
         recorder.describe(variant: plan.variant?.variant.uri, diagnostics: plan.diagnostics)
         return Simulation.setup(
             plan: plan.plan, script: script, startPosition: plan.startPosition, until: until, recorder: recorder,

@@ -6,7 +6,7 @@ import NumberText
 /// JSONSerialization on Linux hands back `1` and `true` as the same NSNumber, which a schema
 /// check cannot tell apart; decoding through JSONDecoder keeps them distinct. Read from a property
 /// list (`PropertyListDecoder`), a date becomes its ISO 8601 text, as the events' `date` member takes it.
-public indirect enum JSONValue: Codable, Equatable, Sendable {
+public indirect enum JSONValue: Codable, Hashable, Sendable {
     case null
     case bool(Bool)
     case number(Double)

@@ -71,6 +71,8 @@ public struct FleetRun: Sendable {
             }
         }
         report.sessions = Self.distinguishingLanes(report.sessions, receivers: receivers, results: results)
+        // The receivers ran the profiles, so their sessions' summaries are what the run used.
+        report.profiles = SimulationReport.profiles(of: report.sessions)
         return report
     }
 

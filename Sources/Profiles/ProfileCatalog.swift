@@ -3,8 +3,9 @@ import JSONDocument
 
 /// Finds and reads receiver profiles: the shipped ones by name, or any JSON file by path.
 ///
-/// Every profile passes two gates before use: the JSON schema, then consistency checks the schema
-/// cannot express (a p95 below its p50, a codec listed twice). A profile that fails either is refused
+/// Every profile passes three gates before use: the JSON schema (which requires a source and a basis
+/// wherever numbers sit), the provenance of every number, then consistency checks the schema cannot
+/// express (a p95 below its p50, a codec listed twice). A profile that fails either is refused
 /// with the file, the JSON path and the reason; nothing half-valid is ever used.
 public struct ProfileCatalog: Sendable {
     /// The folder of the shipped profiles (also at `profiles/` in the source tree).
@@ -67,15 +68,24 @@ public struct ProfileCatalog: Sendable {
             throw ProfileError(file: file, path: "$", reason: "is not valid JSON")
         }
         if let violation = try schema().violations(of: document).first {
-            throw ProfileError(file: file, path: violation.path, reason: violation.reason)
+            throw ProfileError(file: file, path: violation.path, reason: Self.explained(violation.reason))
         }
-        let profile: ReceiverProfile
+        // After the schema, which has put provenance on every object that holds a number: this reads
+        // them, and refuses what the schema cannot see (an assumption without its reason).
+        let provenance: ProfileProvenance
+        do {
+            provenance = try ProfileProvenance(reading: document)
+        } catch {
+            throw ProfileError(file: file, path: error.path, reason: error.reason)
+        }
+        var profile: ReceiverProfile
         do {
             profile = try JSONDecoder().decode(ReceiverProfile.self, from: data)
         } catch {
             // The schema accepted it, so this means the schema and the model disagree: say so plainly.
             throw ProfileError(file: file, path: "$", reason: "passes the schema but does not decode (\(error)); the schema and ReceiverProfile disagree")
         }
+        profile.provenance = provenance
         if let problem = Self.inconsistency(in: profile) {
             throw ProfileError(file: file, path: problem.path, reason: problem.reason)
         }
@@ -94,6 +104,12 @@ public struct ProfileCatalog: Sendable {
             throw ProfileError(file: file.path, path: "$", reason: "the shipped schema is missing or not JSON")
         }
         return JSONSchema(schema)
+    }
+
+    /// A missing source or basis is the refusal most files written before provenance meet; say what they are.
+    static func explained(_ reason: String) -> String {
+        guard reason == #"the required member "source" is missing"# || reason == #"the required member "basis" is missing"# else { return reason }
+        return reason + ": every number needs a source (a citation, or for an assumption its reason) and a basis (\(ProfileProvenance.bases))"
     }
 
     /// Rules the schema cannot express.

@@ -2,6 +2,8 @@
 /// each kind of transition costs it (docs/simulate.md). Read from a JSON file that profile.schema.json describes.
 public struct ReceiverProfile: Sendable, Hashable, Codable {
     public var name: String
+    /// The profile's revision: raised whenever one of its numbers changes, so a report names the numbers it ran on.
+    public var version: String
     public var model: String
     public var displayName: String
     public var deviceIDSeed: String?
@@ -18,6 +20,19 @@ public struct ReceiverProfile: Sendable, Hashable, Codable {
     public var pictureInPicture: Bool?
     /// How the player buffers fetched segments; absent means AVPlayer-class numbers, all assumed.
     public var buffer: Buffering?
+    /// Every number of the file with its source and basis; read from the document by the catalog,
+    /// not from the decoded values (ProfileProvenance says why).
+    public var provenance = ProfileProvenance()
+
+    enum CodingKeys: String, CodingKey {
+        case name, version, model, displayName, deviceIDSeed, notes, video, audio, display, switching, network, transitions
+        case pictureInPicture, buffer
+    }
+
+    /// What a report names: this profile, its version, and how its numbers are sourced.
+    public var summary: ProfileSummary {
+        ProfileSummary(name: name, version: version, numbers: provenance.counts)
+    }
 
     public var supportsPictureInPicture: Bool { pictureInPicture ?? false }
 

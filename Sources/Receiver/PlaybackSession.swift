@@ -44,7 +44,8 @@ final class PlaybackSession: Sendable {
         seed = cast.seed
         let playing = PlayingCast(prepared: prepared, cast: cast, planner: planner)
         self.cast = playing
-        var recorder = SessionRecorder(profile: cast.profile.name, playlist: playlist, seed: cast.seed, startPosition: cast.startPosition ?? 0)
+        var recorder = SessionRecorder(
+            profile: cast.profile.name, playlist: playlist, seed: cast.seed, startPosition: cast.startPosition ?? 0, profileSummary: cast.profile.summary)
         recorder.describe(variant: cast.variant?.variant.uri, diagnostics: cast.diagnostics)
         session = driver.start(
             SessionSetup(

@@ -33,6 +33,7 @@ public enum HTMLReport {
             """
         html += breakTable(report, thresholds: thresholds)
         html += "<h2>Timelines</h2>\n" + TimelineSVG.render(report.sessions) + "\n" + legend
+        html += profileTable(report.profiles)
         if !report.failures.isEmpty {
             html += "<h2>Receivers that could not play the cast</h2>\n<ul>\n"
             html += report.failures.map { "<li><b>\(e($0.profile))</b>: \(e($0.reason))</li>" }.joined(separator: "\n")
@@ -60,6 +61,27 @@ public enum HTMLReport {
             <h2>Interstitials</h2>
             <table class="breaks">
             <thead><tr><th>receiver</th><th>interstitial</th><th>switch in (ms)</th><th>switch out (ms)</th><th>what differed</th><th>result</th></tr></thead>
+            <tbody>
+            \(rows.joined(separator: "\n"))
+            </tbody>
+            </table>
+
+            """
+    }
+
+    /// The profiles the run used: a reader weighs the timelines by how much of each profile is assumed.
+    static func profileTable(_ profiles: [ProfileSummary]) -> String {
+        guard !profiles.isEmpty else { return "" }
+        let e = JUnitReport.escape
+        let rows = profiles.map { profile in
+            let counts = profile.numbers
+            return "<tr data-profile=\"\(e(profile.name))\"><td>\(e(profile.name))</td><td>\(e(profile.version))</td><td>\(counts.total)</td>"
+                + "<td>\(counts.measured)</td><td>\(counts.published)</td><td>\(counts.derived)</td><td>\(counts.assumed)</td></tr>"
+        }
+        return """
+            <h2>Profiles</h2>
+            <table class="profiles">
+            <thead><tr><th>profile</th><th>version</th><th>numbers</th><th>measured</th><th>published</th><th>derived</th><th>assumed</th></tr></thead>
             <tbody>
             \(rows.joined(separator: "\n"))
             </tbody>

@@ -32,6 +32,7 @@ public enum LabSummaryText {
                 column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }
+        lines += report.profiles.map { "profile \($0.text)" }
         return (table + lines).joined(separator: "\n") + "\n"
     }
 }

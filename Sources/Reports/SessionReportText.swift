@@ -12,11 +12,18 @@ public enum SessionReportText {
         for failure in report.failures {
             blocks.append("\(failure.profile): cannot play the cast: \(failure.reason)\n")
         }
+        // A profile that could not play the cast has no session to name it; the list names every one used.
+        if !report.profiles.isEmpty {
+            blocks.append("profiles used:\n" + report.profiles.map { "  \($0.text)\n" }.joined())
+        }
         return blocks.joined(separator: "\n")
     }
 
     public static func render(_ session: SessionReport) -> String {
         var lines = ["\(session.profile) (seed \(session.seed))"]
+        if let summary = session.profileSummary {
+            lines.append("  profile \(summary.text)")
+        }
         if let variant = session.variant {
             lines.append("  plays variant \(variant)")
         }

@@ -8,6 +8,8 @@ import Profiles
 /// session's clock from the cast; positions are seconds on the primary timeline.
 public struct SessionReport: Sendable, Codable, Hashable {
     public var profile: String
+    /// The profile's version and how its numbers are sourced; nil from a receiver that does not say.
+    public var profileSummary: ProfileSummary?
     public var playlist: String
     public var seed: UInt64
     public var startPosition: Double
@@ -110,10 +112,10 @@ public struct SessionRecorder: Sendable {
     private var report: SessionReport
     private var open: SessionReport.TimelineEntry?
 
-    public init(profile: String, playlist: String, seed: UInt64, startPosition: Double) {
+    public init(profile: String, playlist: String, seed: UInt64, startPosition: Double, profileSummary: ProfileSummary? = nil) {
         report = SessionReport(
-            profile: profile, playlist: playlist, seed: seed, startPosition: startPosition, timeline: [], refusals: [],
-            skipped: [], errors: [], totals: .init(), endReason: nil, events: [])
+            profile: profile, profileSummary: profileSummary, playlist: playlist, seed: seed, startPosition: startPosition, timeline: [],
+            refusals: [], skipped: [], errors: [], totals: .init(), endReason: nil, events: [])
     }
 
     /// Notes what the plan was made from, for the report.

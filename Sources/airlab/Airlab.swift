@@ -39,13 +39,14 @@ enum Airlab {
         LabRunCommand.command,
         GroupSimulateCommand.command,
         OriginCommand.command,
-    ]
+    ] + ProfileCommands.commands
 
     /// What each group of commands is for.
     static let groups = [
         "playlist": "Work with HLS playlists offline.",
         "lab": "Run a playlist against a fleet of receivers, with reports.",
         "group": "Watch-together groups: coordinated playback with each participant's own ads.",
+        "profile": "Receiver profiles: their values, where each number comes from, and how two differ.",
     ]
 
     /// The command tree, made from `commands`: a group sits where its first command does.

@@ -40,6 +40,22 @@ struct SimulateCommandTests {
         return (priming + max(total("video"), total("audio")), causes("video"), causes("audio"), priming)
     }
 
+    @Test("The report names every profile it used with its version and how many of its numbers are assumed, the one that could not play too")
+    func reportNamesProfiles() async throws {
+        try await withCast { url in
+            let (result, document) = try await simulate([url.absoluteString, "--profile", "apple-tv-4k", "--profile", "smart-tv-low"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let profiles = try #require(document["profiles"] as? [[String: Any]])
+            #expect(profiles.compactMap { $0["name"] as? String } == ["apple-tv-4k", "smart-tv-low"])
+            #expect(profiles.allSatisfy { $0["version"] as? String == "2" && ($0["numbers"] as? [String: Int])?["assumed"] != nil })
+            let summary = try #require(try session("apple-tv-4k", in: document)["profileSummary"] as? [String: Any])
+            #expect(summary["version"] as? String == "2")
+
+            let text = try await BlockingWork.airlab(["simulate", url.absoluteString, "--profile", "apple-tv-4k"])
+            #expect(text.stdout.contains("  profile apple-tv-4k version 2: ") && text.stdout.contains(" numbers assumed"))
+        }
+    }
+
     @Test("The matching ad costs only the base switch; the mismatching one costs more on the Apple TV 4K and fails on the low-end TV")
     func matchingAndMismatchingAds() async throws {
         try await withCast { url in

@@ -80,6 +80,6 @@ import Testing
     func profilesSayWhetherTheyHavePictureInPicture() throws {
         let catalog = ProfileCatalog()
         let supporting = try catalog.shippedNames.filter { try catalog.profile($0).supportsPictureInPicture }
-        #expect(supporting.sorted() == ["apple-tv-4k", "apple-tv-hd"])
+        #expect(supporting.sorted() == ["apple-tv-4k", "apple-tv-4k-2017", "apple-tv-4k-2021", "apple-tv-hd"])
     }
 }

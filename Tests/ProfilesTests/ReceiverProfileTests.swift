@@ -14,9 +14,12 @@ private func altered(_ name: String = "apple-tv-4k", _ change: (inout [String: A
 
 @Suite("Receiver profiles")
 struct ReceiverProfileTests {
-    @Test("The six shipped profiles are the ones the design names")
+    @Test("The shipped profiles are the six the design names and the device classes of issue 24")
     func shippedNames() {
-        #expect(catalog.shippedNames == ["apple-tv-4k", "apple-tv-hd", "smart-tv-high", "smart-tv-low", "soundbar", "streaming-stick"])
+        #expect(catalog.shippedNames == [
+            "apple-tv-4k", "apple-tv-4k-2017", "apple-tv-4k-2021", "apple-tv-hd", "lg-webos-tv", "roku-airplay", "samsung-tizen-tv",
+            "smart-tv-high", "smart-tv-low", "sony-bravia-android-tv", "soundbar", "streaming-stick", "vizio-smartcast-tv",
+        ])
     }
 
     @Test("Every shipped profile passes the schema and the consistency checks", arguments: ProfileCatalog().shippedNames)
@@ -59,7 +62,7 @@ struct ReceiverProfileTests {
     @Test("An unknown profile name lists the shipped ones; a missing file and bad JSON say so")
     func unknownNamesAndFiles() throws {
         let unknown = #expect(throws: ProfileError.self) { try catalog.profile("toaster") }
-        #expect(unknown?.reason.contains("apple-tv-4k, apple-tv-hd") == true)
+        #expect(unknown?.reason.contains("apple-tv-4k, apple-tv-4k-2017, apple-tv-4k-2021, apple-tv-hd") == true)
         let missing = #expect(throws: ProfileError.self) { try catalog.profile("/nonexistent/tv.json") }
         #expect(missing?.reason == "cannot be read (no such file)")
         let notJSON = #expect(throws: ProfileError.self) { try catalog.decode(Data("{".utf8), file: "x.json") }
@@ -97,7 +100,7 @@ enum Breakage: CaseIterable, Sendable {
         case .zeroRTT: edit("network") { $0["rttMilliseconds"] = 0 }
         case .unknownEnum: edit("switching") { $0["codecChange"] = "sometimes" }
         case .numberForBoolean: edit("display") { $0["matchFrameRate"] = 1 }
-        case .p95BelowP50: edit("transitions") { $0["frame_rate"] = ["p50Milliseconds": 900, "p95Milliseconds": 100, "source": "assumed"] }
+        case .p95BelowP50: edit("transitions") { $0["frame_rate"] = ["p50Milliseconds": 900, "p95Milliseconds": 100, "source": "a test's guess", "basis": "assumed"] }
         case .costWithoutSource: edit("transitions") { $0["splice"] = ["p50Milliseconds": 10, "p95Milliseconds": 20] }
         case .noSDR: edit("video") { $0["dynamicRanges"] = ["PQ"] }
         case .textForPictureInPicture: profile["pictureInPicture"] = "yes"

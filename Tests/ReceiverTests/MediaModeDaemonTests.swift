@@ -13,7 +13,7 @@ import Testing
         var profile = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: shipped)) as? [String: Any])
         profile.removeValue(forKey: "$schema")
         profile["name"] = "slow-tv"
-        profile["network"] = ["rttMilliseconds": 60, "bandwidthMbps": 0.3]
+        profile["network"] = ["rttMilliseconds": 60, "bandwidthMbps": 0.3, "source": "a test's slow network", "basis": "assumed"]
         let file = scratch.url.appendingPathComponent("slow-tv.json")
         try JSONSerialization.data(withJSONObject: profile).write(to: file)
         return file.path

@@ -40,7 +40,7 @@ import Testing
 
     /// A TV whose network (0.35 Mbit/s) is slower than the stream: it rebuffers behind any origin.
     static func slowTV(in scratch: Scratch) throws -> String {
-        try profile("apple-tv-hd", named: "slow-tv", in: scratch) { $0["network"] = ["rttMilliseconds": 60, "bandwidthMbps": 0.35] }
+        try profile("apple-tv-hd", named: "slow-tv", in: scratch) { $0["network"] = ["rttMilliseconds": 60, "bandwidthMbps": 0.35, "source": "a test's slow network", "basis": "assumed"] }
     }
 
     static func report(_ daemon: DaemonProcess, casting url: String) async throws -> [String: Any] {
@@ -59,7 +59,7 @@ import Testing
             let scratch = try Scratch()
             defer { scratch.remove() }
             // The low-end TV retrying as the Apple TVs do, on a network barely faster than the stream.
-            let slow = try Self.profile("apple-tv-hd", named: "slow-tv", in: scratch) { $0["network"] = ["rttMilliseconds": 60, "bandwidthMbps": 0.6] }
+            let slow = try Self.profile("apple-tv-hd", named: "slow-tv", in: scratch) { $0["network"] = ["rttMilliseconds": 60, "bandwidthMbps": 0.6, "source": "a test's slow network", "basis": "assumed"] }
             let playlist = origin.baseURL + "/show.m3u8"
             try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "2", "--media", "realtime"]) { fast in
                 let report = try await Self.report(fast, casting: playlist)
@@ -142,8 +142,8 @@ import Testing
             defer { scratch.remove() }
             let short = try Self.profile("apple-tv-4k", named: "short-buffer", in: scratch) { profile in
                 var buffer = profile["buffer"] as? [String: Any] ?? [:]
-                buffer["forwardTarget"] = ["seconds": 3, "source": "test"]
-                buffer["startupBuffer"] = ["seconds": 1, "source": "test"]
+                buffer["forwardTarget"] = ["seconds": 3, "source": "a short buffer for the test", "basis": "assumed"]
+                buffer["startupBuffer"] = ["seconds": 1, "source": "a short buffer for the test", "basis": "assumed"]
                 profile["buffer"] = buffer
             }
             let scale = 4.0
@@ -251,7 +251,7 @@ import Testing
         try await Self.withOrigin(plan: plan) { origin in
             let scratch = try Scratch()
             defer { scratch.remove() }
-            let slow = try Self.profile("apple-tv-4k", named: "slow-tv", in: scratch) { $0["network"] = ["rttMilliseconds": 60, "bandwidthMbps": 0.6] }
+            let slow = try Self.profile("apple-tv-4k", named: "slow-tv", in: scratch) { $0["network"] = ["rttMilliseconds": 60, "bandwidthMbps": 0.6, "source": "a test's slow network", "basis": "assumed"] }
             let playlist = origin.baseURL + "/show.m3u8"
             let out = scratch.url.appendingPathComponent("lab")
             let lab = try await BlockingWork.airlab(["lab", "run", playlist, "--profile", slow, "--media", "realtime", "--time-scale", "2", "--out", out.path])

@@ -1,0 +1,34 @@
+import NumberText
+import Profiles
+
+/// `airlab profile diff A B`: the comparison as a table, or as JSON.
+public enum ProfileComparisonText {
+    /// One row a value: both values, B minus A for numbers, and the basis of each side; then how many differ.
+    public static func text(_ comparison: ProfileComparison) -> String {
+        var rows = [["VALUE", "A", "B", "B-A", "A BASIS", "B BASIS"]]
+        for row in comparison.rows {
+            rows.append([
+                row.key, row.a.map(ProfileSheet.value) ?? "-", row.b.map(ProfileSheet.value) ?? "-",
+                row.difference.map(signed) ?? (row.differs ? "differs" : ""),
+                row.aBasis?.rawValue ?? "-", row.bBasis?.rawValue ?? "-",
+            ])
+        }
+        let numbers = comparison.rows.filter(\.isNumber)
+        let lines = [
+            "A: \(comparison.a.text)",
+            "B: \(comparison.b.text)",
+        ] + SessionReportText.table(rows) + [
+            "\(comparison.differing) of \(comparison.rows.count) values differ (\(numbers.filter(\.differs).count) of \(numbers.count) numbers)",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    public static func json(_ comparison: ProfileComparison) -> String {
+        ProfileSheet.encode(comparison)
+    }
+
+    /// `+120`, `-1920`, `0`: the sign says which way B lies from A.
+    static func signed(_ value: Double) -> String {
+        value > 0 ? "+" + value.plainText : value.plainText
+    }
+}
