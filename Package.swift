@@ -126,7 +126,7 @@ let package = Package(
         /// Casting to receivers, driving and watching them, running a playlist on a fleet, and the
         /// folder server and local fleet that support them.
         .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "OwnThreads", "SenderProtocol", "Discovery", "HLS", "Reports", "Transport", "Coordination", "Playback", "Sessions", "NumberText"]),
-        .target(name: "Calibration", dependencies: ["ChildProcess", "Lab", "NumberText", "OwnThreads", "Playback", "SenderProtocol"]),
+        .target(name: "Calibration", dependencies: ["ChildProcess", "JSONDocument", "Lab", "NumberText", "OwnThreads", "Playback", "Profiles", "SenderProtocol"]),
 
         // MARK: - Executables
 
@@ -181,7 +181,7 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Profiles", "Sessions", "HLS", "TestSupport"]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "Playback", "Profiles", "Sessions", "HLS", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Casting", "Coordination", "Playback", "Profiles", "Sessions"]),
-        .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Lab", "SenderProtocol", "Sessions", "TestSupport", "airlab", "airlabd"]),
+        .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Lab", "Profiles", "SenderProtocol", "Sessions", "TestSupport", "airlab", "airlabd"]),
         .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "HLS", "JSONDocument", "Coordination", "Playback", "Sessions"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "HLS", "Loading", "Media", "MediaValues", "TestSupport", "Playback", "Profiles", "Sessions"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "Casting", "HLS", "MediaValues", "Media", "TestSupport"]),

@@ -1,7 +1,9 @@
 import Arguments
 import Calibration
 import Foundation
+import JSONDocument
 import Lab
+import Profiles
 
 /// `airlab calibrate --to RECEIVER`: measures a receiver as a sender sees it, for a profile of it.
 enum CalibrateCommand {
@@ -16,7 +18,9 @@ enum CalibrateCommand {
             runs against airlabd is the one that runs against a TV). Switches are timed from positions,
             so their precision does not depend on the polling rate. The media is made once and kept in
             --media (default: ~/.cache/airlab/calibration). Writes calibration.json to --out and prints
-            what it measured.
+            what it measured, and profile.json: the --base profile (default: the one the receiver names, if
+            shipped) with the switch costs it measured, each with basis measured and its source; the rest
+            keeps the base's numbers and sources. Compare it with a shipped one with airlab profile diff.
             Exit status: 0 when every repeat was measured, 2 for errors.
             """,
         options: [
@@ -24,7 +28,9 @@ enum CalibrateCommand {
             .value("repeats", "N", help: "How many times to cast the calibration set (1-100).", default: "3"),
             .value("poll-ms", "MS", help: "How often to read /playback-info, in milliseconds (5-50: 20 Hz or more).", default: "20"),
             .value("media", "DIR", help: "Where the calibration media is made and kept."),
-            .value("out", "DIR", help: "Where calibration.json is written.", default: "calibration"),
+            .value("out", "DIR", help: "Where calibration.json and profile.json are written.", default: "calibration"),
+            .value("base", "NAME|FILE", help: "The profile the measured one starts from.", default: "the profile the receiver names"),
+            .value("name", "NAME", help: "The measured profile's name.", default: "BASE-measured"),
             .flag("json", help: "Print the report as JSON."),
             ReceiverOptions.password,
             ReceiverOptions.discoveryTimeout,
@@ -62,14 +68,48 @@ enum CalibrateCommand {
             throw .other(error.description)
         }
         let encoded = encode(report)
-        do {
-            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-            try encoded.write(to: out.appendingPathComponent("calibration.json"), atomically: true, encoding: .utf8)
-        } catch {
-            throw .other("cannot write \(out.appendingPathComponent("calibration.json").path): \(error.localizedDescription)")
+        try write(encoded, to: out.appendingPathComponent("calibration.json"))
+        let base = parsed.values("base").last ?? report.profile
+        if let base {
+            let measured = try measuredProfile(report, base: base, name: parsed.values("name").last)
+            try write(measured, to: out.appendingPathComponent("profile.json"))
+        } else if !json {
+            Terminal.error("airlab calibrate: the receiver names no profile: give --base NAME|FILE for profile.json")
         }
         print(json ? encoded : report.text, terminator: "")
         return 0
+    }
+
+    /// `base` with the measured costs, named `name` (or BASE-measured), checked by the loader as any
+    /// profile is: a measured profile that would not load is never written.
+    static func measuredProfile(_ report: CalibrationReport, base: String, name: String?) throws(CommandFailure) -> String {
+        let catalog = ProfileCatalog()
+        let file = base.contains("/") || base.hasSuffix(".json") ? URL(fileURLWithPath: base) : catalog.directory.appendingPathComponent("\(base).json")
+        let baseProfile: ReceiverProfile
+        do throws(ProfileError) {
+            baseProfile = try catalog.profile(base)
+        } catch {
+            throw .other("--base \(error)")
+        }
+        guard let data = try? Data(contentsOf: file), let document = JSONValue(document: data) else {
+            throw .other("--base \(file.path): cannot be read")
+        }
+        let text = MeasuredProfile.text(MeasuredProfile.document(base: document, name: name ?? "\(baseProfile.name)-measured", report: report))
+        do throws(ProfileError) {
+            _ = try catalog.decode(Data(text.utf8), file: "profile.json")
+        } catch {
+            throw .other("the measured profile does not load: \(error)")
+        }
+        return text
+    }
+
+    static func write(_ text: String, to file: URL) throws(CommandFailure) {
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+        } catch {
+            throw .other("cannot write \(file.path): \(error.localizedDescription)")
+        }
     }
 
     /// `$XDG_CACHE_HOME/airlab/calibration`, or `~/.cache/airlab/calibration`.

@@ -1,5 +1,6 @@
 import Foundation
 import Lab
+import Profiles
 import SenderProtocol
 import Sessions
 import Testing
@@ -47,6 +48,16 @@ struct ClosedLoopCalibrationTests {
             #expect(Self.close(entry, milliseconds(pair[0])), "\(dimension.dimension) in: \(entry) ms measured, \(milliseconds(pair[0])) ms played")
             #expect(Self.close(exit, milliseconds(pair[1])), "\(dimension.dimension) out: \(exit) ms measured, \(milliseconds(pair[1])) ms played")
         }
+        // The measured profile: the base's document with the switch costs put in as measured; it loads
+        // as any profile does.
+        let measured = try ProfileCatalog().load(out.appendingPathComponent("profile.json"))
+        #expect(measured.name == "smart-tv-high-measured" && measured.summary.numbers.measured == 2 * report.dimensions.count)
+        let splice = try #require(report.dimensions.first { $0.dimension == "splice" }?.entryMilliseconds?.median)
+        #expect(abs(measured.transitions.splice.p50Milliseconds - splice) < 0.1)
+        let frameRate = try #require(report.dimensions.first { $0.dimension == "frame_rate" }?.costMilliseconds?.median)
+        #expect(abs((measured.transitions.dimensions["frame_rate"]?.p50Milliseconds ?? -1) - max(0, frameRate)) < 0.1)
+        #expect(measured.provenance.numbers.filter { $0.path.hasPrefix("$.transitions.frame_rate") }.allSatisfy { $0.provenance?.basis == .measured })
+
         // Seeks are instant on the latency model; the three land within the tolerance of none.
         #expect(report.seekMilliseconds?.samples.count == 3 && report.seekMilliseconds.map { Self.close($0.maximum, 0) } == true)
         #expect(report.stallMilliseconds.isEmpty)
