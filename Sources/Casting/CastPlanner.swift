@@ -192,8 +192,14 @@ public struct CastPlanner: Sendable {
         } else {
             primary = try await probe(primaryRequest(cast, input: input, variant: nil), as: cast.request.playlist)
         }
-        if let failure = profile.decodingFailure(of: primary, startCodec: nil) {
+        switch profile.rendering(of: primary, startCodec: nil) {
+        case .whole:
+            break
+        case .refused(let failure):
             throw CastError(input: cast.request.playlist, reason: "the primary content cannot play on \(profile.name): \(failure)")
+        case .audioOnly(let failure, let quirk):
+            diagnostics.append(Self.audioOnly("the primary content", failure, quirk))
+            primary = primary.audioAlone
         }
 
         let timeline = PrimaryTimeline(media)
@@ -222,10 +228,15 @@ public struct CastPlanner: Sendable {
                     if planned.failure == nil {
                         switch assetParameters[asset.uri] {
                         case let probe? where probe.parameters != nil:
-                            let parameters = probe.parameters!
-                            if let failure = profile.decodingFailure(of: parameters, startCodec: primary.video?.codecName) {
+                            var parameters = probe.parameters!
+                            let rendering = profile.rendering(of: parameters, startCodec: primary.video?.codecName)
+                            if case .refused(let failure) = rendering {
                                 planned.failure = failure
                             } else {
+                                if case .audioOnly(let failure, let quirk) = rendering {
+                                    diagnostics.append(Self.audioOnly("asset \(index + 1) of '\(event.id)'", failure, quirk))
+                                    parameters = parameters.audioAlone
+                                }
                                 planned.transitionFromPrevious = playable.last.map {
                                     model.transition("\(event.id)/\(index)", from: $0.media, to: parameters)
                                 } ?? .instant
@@ -261,6 +272,7 @@ public struct CastPlanner: Sendable {
             pods: pods)
         plan.supportsPictureInPicture = profile.supportsPictureInPicture
         plan.sdkAdInPictureInPicture = cast.request.sdkAdInPictureInPicture
+        plan.prerollContentStall = profile.declared(.prerollContentStall)
         if let sdkAds = cast.request.sdkAds {
             // The SDK's ads are not probed: they are taken to match the primary, so a switch costs the
             // priming and the splice the profile pays at every transition.
@@ -349,6 +361,11 @@ public struct CastPlanner: Sendable {
 
     /// Where a live stream starts when the sender does not say: three target durations from the end
     /// of the window (RFC 8216bis §6.3.3).
+    /// The report's note that a device's quirk plays `what` as audio alone.
+    static func audioOnly(_ what: String, _ failure: String, _ quirk: DeclaredQuirk) -> Diagnostic {
+        Diagnostic(.warning, line: nil, .quirkAudioOnly, "\(what) plays as audio over a black picture: \(failure); quirk \(quirk.kind.rawValue) (\(quirk.source))")
+    }
+
     static func liveStart(_ media: MediaPlaylist) -> Double? {
         guard media.isLive, let first = media.segments.first else { return nil }
         return max(first.start, media.duration - 3 * (media.targetDuration ?? 6))

@@ -19,6 +19,8 @@ public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Cus
 extension DiagnosticCode {
     // MARK: - The file as a whole
 
+    /// A device quirk (its profile declares it) plays media as audio alone.
+    public static let quirkAudioOnly = DiagnosticCode("quirk.audio-only")
     public static let playlistEmpty = DiagnosticCode("playlist.empty")
     public static let playlistBinary = DiagnosticCode("playlist.binary")
     public static let playlistMissingHeader = DiagnosticCode("playlist.missing-header")

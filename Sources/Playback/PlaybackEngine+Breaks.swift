@@ -256,6 +256,12 @@ extension PlaybackEngine {
             let events = moved ? [stateChanged("primary moves on by the resume offset of a break that played nothing")] : []
             return events + (takeDeferredSeek(resumption.deferredSeek) ?? endAtTheEnd() ?? [])
         }
+        if placement == .pre, let quirk = plan.prerollContentStall {
+            // The device never shows the content after a pre-roll: the session is lost there.
+            activity = .ended
+            return [event(.ended, state: .failed,
+                reason: "quirk \(quirk.kind.rawValue): the switch from pre-roll '\(lastPlayed.eventID)' to the content stalled for good, as on this device (\(quirk.source))")]
+        }
         activity = .transition(Switch(until: now + lastPlayed.transitionOut.seconds, then: .primary(resumption)))
         return [event(.transitionStarted(lastPlayed.transitionOut, BreakPlace(lastPlayed.eventID)),
             reason: "switching from interstitial '\(lastPlayed.eventID)' back to primary (\(reason))")]

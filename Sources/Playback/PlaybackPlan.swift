@@ -24,6 +24,9 @@ public struct PlaybackPlan: Sendable {
     public var supportsPictureInPicture = true
     /// What the sender's ad SDK does with a break that falls due in picture in picture.
     public var sdkAdInPictureInPicture = SDKAdInPictureInPicture.skip
+    /// The receiver's quirk of stalling for good when a pre-roll gives way to the content, as its
+    /// profile declares it; nil for a receiver without it.
+    public var prerollContentStall: DeclaredQuirk?
     /// What the receiver fetches of primary and how it buffers it (`--media verify|realtime`); nil
     /// plays on the latency model alone (`--media probe`).
     public var fetching: FetchPlan?

@@ -59,3 +59,34 @@ extension ReceiverProfile {
         return numerator / denominator
     }
 }
+
+/// What a receiver plays of probed media.
+public enum Rendering: Sendable, Hashable {
+    case whole
+    /// Its audio alone, over a black picture: the receiver cannot decode the video (why), and its
+    /// profile declares the quirk of playing the audio anyway.
+    case audioOnly(because: String, quirk: DeclaredQuirk)
+    /// Nothing: why.
+    case refused(String)
+}
+
+extension ReceiverProfile {
+    /// What this receiver plays of `media`: `decodingFailure`'s answer, unless the failure is the
+    /// video's alone and the profile declares `audioOnlyWhenUndecodable`.
+    public func rendering(of media: MediaParameters, startCodec: String?) -> Rendering {
+        guard let failure = decodingFailure(of: media, startCodec: startCodec) else { return .whole }
+        guard let quirk = declared(.audioOnlyWhenUndecodable), media.video != nil else { return .refused(failure) }
+        let audio = media.audioAlone
+        guard audio.audio != nil, decodingFailure(of: audio, startCodec: startCodec) == nil else { return .refused(failure) }
+        return .audioOnly(because: failure, quirk: quirk)
+    }
+}
+
+extension MediaParameters {
+    /// The media without its video streams: what a receiver that plays only the audio plays.
+    public var audioAlone: MediaParameters {
+        var audio = self
+        audio.streams.removeAll(where: \.isVideo)
+        return audio
+    }
+}

@@ -20,13 +20,15 @@ public struct ReceiverProfile: Sendable, Hashable, Codable {
     public var pictureInPicture: Bool?
     /// How the player buffers fetched segments; absent means AVPlayer-class numbers, all assumed.
     public var buffer: Buffering?
+    /// The device's known misbehaviours, each with its source; absent means none is known.
+    public var quirks: [DeclaredQuirk]?
     /// Every number of the file with its source and basis; read from the document by the catalog,
     /// not from the decoded values (ProfileProvenance says why).
     public var provenance = ProfileProvenance()
 
     enum CodingKeys: String, CodingKey {
         case name, version, model, displayName, deviceIDSeed, notes, video, audio, display, switching, network, transitions
-        case pictureInPicture, buffer
+        case pictureInPicture, buffer, quirks
     }
 
     /// What a report names: this profile, its version, and how its numbers are sourced.

@@ -17,10 +17,10 @@ struct ProfileCommandTests {
         #expect(lines.first?.hasPrefix("NAME") == true && lines.first?.contains("ASSUMED") == true)
         #expect(lines.contains { $0.hasPrefix("apple-tv-4k ") && $0.contains(" 2 ") })
         #expect(lines.contains { $0.hasPrefix("samsung-tizen-tv ") })
-        #expect(lines.count == 14)
+        #expect(lines.count == 15)
 
         let listed = try #require(try json(try await BlockingWork.airlab(["profile", "list", "--json"])) as? [[String: Any]])
-        #expect(listed.count == 13)
+        #expect(listed.count == 14)
         let roku = try #require(listed.first { $0["name"] as? String == "roku-airplay" })
         #expect(roku["version"] as? String == "1")
         let numbers = try #require(roku["numbers"] as? [String: Int])

@@ -38,8 +38,11 @@ struct ClosedLoopCalibrationTests {
         let client = ReceiverClient(Receiver(address: ReceiverAddress(host: "127.0.0.1", port: receiver.port)))
         let played = try await client.report(ofSession: try #require(report.sessions.first))
         let milliseconds = { (entry: SessionReport.TimelineEntry) in (entry.end - entry.start) * 1000 }
+        // Start-up is timed from the /play answer, which airlabd sends once the session has started: a
+        // loaded machine that holds the answer up makes it shorter by that long, never longer.
         let loading = try #require(played.timeline.first { $0.kind == .loading })
-        #expect(Self.close(try #require(report.startupMilliseconds?.median), milliseconds(loading)))
+        let startup = try #require(report.startupMilliseconds?.median)
+        #expect(startup <= milliseconds(loading) + max(0.1 * milliseconds(loading), 50), "start-up \(startup) ms measured, \(milliseconds(loading)) ms played")
         let switches = Dictionary(grouping: played.timeline.filter { $0.kind == .transition }) { $0.eventID ?? "" }
         for dimension in report.dimensions {
             let pair = try #require(switches["ad-\(dimension.dimension)"], "\(dimension.dimension) was not played")

@@ -17,7 +17,7 @@ struct ReceiverProfileTests {
     @Test("The shipped profiles are the six the design names and the device classes of issue 24")
     func shippedNames() {
         #expect(catalog.shippedNames == [
-            "apple-tv-4k", "apple-tv-4k-2017", "apple-tv-4k-2021", "apple-tv-hd", "lg-webos-tv", "roku-airplay", "samsung-tizen-tv",
+            "apple-tv-4k", "apple-tv-4k-2017", "apple-tv-4k-2021", "apple-tv-hd", "lg-webos-tv", "roku-airplay", "samsung-tizen-tv", "samsung-tizen-tv-2018",
             "smart-tv-high", "smart-tv-low", "sony-bravia-android-tv", "soundbar", "streaming-stick", "vizio-smartcast-tv",
         ])
     }
