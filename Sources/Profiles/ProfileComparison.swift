@@ -42,6 +42,56 @@ public struct ProfileComparison: Sendable, Hashable, Codable {
     /// How many values differ, of how many.
     public var differing: Int { rows.filter(\.differs).count }
 
+    /// Whether one profile fits the other where either side was measured: each measured number within
+    /// 10 % of the other's, or 50 ms for a number of milliseconds, whichever is larger (the tolerance
+    /// `airlab calibrate` is held to), so a user can tell whether a shipped profile fits their device.
+    public struct Fit: Sendable, Hashable, Codable {
+        /// Numbers measured on either side that both profiles state.
+        public var measured: Int
+        public var within: Int
+        /// The keys of those outside, with B minus A.
+        public var outside: [Outside]
+
+        public struct Outside: Sendable, Hashable, Codable {
+            public var key: String
+            public var difference: Double
+        }
+    }
+
+    public var fit: Fit {
+        var fit = Fit(measured: 0, within: 0, outside: [])
+        for row in rows where row.aBasis == .measured || row.bBasis == .measured {
+            guard case .number(let a)? = row.a, let difference = row.difference else { continue }
+            fit.measured += 1
+            let tolerance = max(0.1 * abs(a), row.key.hasSuffix("Milliseconds") ? 50 : 0)
+            if abs(difference) <= tolerance {
+                fit.within += 1
+            } else {
+                fit.outside.append(.init(key: row.key, difference: difference))
+            }
+        }
+        return fit
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case a, b, rows, fit
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(a, forKey: .a)
+        try container.encode(b, forKey: .b)
+        try container.encode(rows, forKey: .rows)
+        try container.encode(fit, forKey: .fit)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        a = try container.decode(ProfileSummary.self, forKey: .a)
+        b = try container.decode(ProfileSummary.self, forKey: .b)
+        rows = try container.decode([Row].self, forKey: .rows)
+    }
+
     static func row(key: String, a: ProfileProvenance.Entry?, b: ProfileProvenance.Entry?) -> Row {
         var difference: Double?
         if case .number(let first)? = a?.value, case .number(let second)? = b?.value {

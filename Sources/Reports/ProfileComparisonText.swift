@@ -19,8 +19,16 @@ public enum ProfileComparisonText {
             "B: \(comparison.b.text)",
         ] + SessionReportText.table(rows) + [
             "\(comparison.differing) of \(comparison.rows.count) values differ (\(numbers.filter(\.differs).count) of \(numbers.count) numbers)",
-        ]
+        ] + fitLines(comparison.fit)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `fit: 10 of 14 measured numbers within 10 % or 50 ms; outside: KEY +420, …`; nothing when
+    /// neither side was measured.
+    static func fitLines(_ fit: ProfileComparison.Fit) -> [String] {
+        guard fit.measured > 0 else { return [] }
+        let outside = fit.outside.map { "\($0.key) \(signed($0.difference))" }
+        return ["fit: \(fit.within) of \(fit.measured) measured numbers within 10 % or 50 ms" + (outside.isEmpty ? "" : "; outside: " + outside.joined(separator: ", "))]
     }
 
     public static func json(_ comparison: ProfileComparison) -> String {

@@ -193,6 +193,30 @@ struct ProfileComparisonTests {
         #expect(comparison.differing > 0)
     }
 
+    @Test("The fit counts measured numbers within 10 % or 50 ms of the other profile's, and names those outside; nothing measured, no fit")
+    func fit() throws {
+        let file = catalog.directory.appendingPathComponent("smart-tv-high.json")
+        guard case .object(var document)? = JSONValue(document: try Data(contentsOf: file)),
+            case .object(var transitions)? = document["transitions"], case .object(var frameRate)? = transitions["frame_rate"],
+            case .object(var sampleRate)? = transitions["sample_rate"], case .number(let frameRateP50)? = frameRate["p50Milliseconds"],
+            case .number(let sampleRateP50)? = sampleRate["p50Milliseconds"]
+        else { throw ProfileError(file: file.path, path: "$.transitions", reason: "not the shape this test expects") }
+        // Two costs measured: the frame rate's far off, the sample rate's a little.
+        frameRate["p50Milliseconds"] = .number(frameRateP50 + max(0.1 * frameRateP50, 50) + 100)
+        sampleRate["p50Milliseconds"] = .number(sampleRateP50 + 10)
+        for (name, var cost) in [("frame_rate", frameRate), ("sample_rate", sampleRate)] {
+            cost["basis"] = .string("measured")
+            cost["source"] = .string("airlab calibrate on a test receiver")
+            transitions[name] = .object(cost)
+        }
+        document["transitions"] = .object(transitions)
+        let measured = try catalog.decode(try JSONEncoder().encode(JSONValue.object(document)), file: "measured.json")
+        let fit = ProfileComparison(try catalog.profile("smart-tv-high"), measured).fit
+        #expect(fit.measured == 4 && fit.within == 3)
+        #expect(fit.outside.map(\.key) == ["transitions.frame_rate.p50Milliseconds"])
+        #expect(ProfileComparison(try catalog.profile("apple-tv-4k"), try catalog.profile("smart-tv-low")).fit.measured == 0)
+    }
+
     @Test("A profile compared with itself differs nowhere")
     func sameProfile() throws {
         let profile = try catalog.profile("roku-airplay")
