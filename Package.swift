@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination", "Playback", "Profiles", "Sessions", "HLS", "TestSupport"]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Casting", "Coordination", "Playback", "Profiles", "Sessions"]),
         .testTarget(name: "CalibrationTests", dependencies: ["Calibration", "Lab", "Profiles", "SenderProtocol", "Sessions", "TestSupport", "airlab", "airlabd"]),
-        .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "HLS", "JSONDocument", "Coordination", "Playback", "Sessions"]),
+        .testTarget(name: "SenderProtocolTests", dependencies: ["SenderProtocol", "HLS", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions"]),
         .testTarget(name: "CastingTests", dependencies: ["Casting", "HLS", "Loading", "Media", "MediaValues", "TestSupport", "Playback", "Profiles", "Sessions"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "Casting", "HLS", "MediaValues", "Media", "TestSupport"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "MediaValues", "COnDemand", "Casting", "TestSupport", "airlab"]),

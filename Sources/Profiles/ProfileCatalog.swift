@@ -130,6 +130,9 @@ public struct ProfileCatalog: Sendable {
         for (index, codec) in profile.audio.codecs.enumerated() where profile.audio.codecs[..<index].contains(where: { $0.codec == codec.codec }) {
             return ("$.audio.codecs[\(index)].codec", "\(codec.codec) is listed more than once; merge the entries")
         }
+        if let problem = profile.airplay?.problem {
+            return ("$.airplay", problem)
+        }
         return nil
     }
 

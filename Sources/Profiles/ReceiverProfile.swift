@@ -22,14 +22,19 @@ public struct ReceiverProfile: Sendable, Hashable, Codable {
     public var buffer: Buffering?
     /// The device's known misbehaviours, each with its source; absent means none is known.
     public var quirks: [DeclaredQuirk]?
+    /// How the device presents itself to senders; absent means an AirPlay 1 receiver (`device`).
+    public var airplay: AirPlayDevice?
     /// Every number of the file with its source and basis; read from the document by the catalog,
     /// not from the decoded values (ProfileProvenance says why).
     public var provenance = ProfileProvenance()
 
     enum CodingKeys: String, CodingKey {
         case name, version, model, displayName, deviceIDSeed, notes, video, audio, display, switching, network, transitions
-        case pictureInPicture, buffer, quirks
+        case pictureInPicture, buffer, quirks, airplay
     }
+
+    /// The record the receiver publishes: the profile's, or the legacy AirPlay 1 one.
+    public var device: AirPlayDevice { airplay ?? .legacy }
 
     /// What a report names: this profile, its version, and how its numbers are sourced.
     public var summary: ProfileSummary {

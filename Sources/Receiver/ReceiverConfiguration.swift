@@ -70,7 +70,9 @@ public struct ReceiverConfiguration: Sendable {
     /// Who it says it is in `/server-info` and its TXT record: decided by the configuration alone, so
     /// that the same receiver of the same fleet is the same device to a sender after a restart.
     public var identity: ReceiverIdentity {
-        ReceiverIdentity(name: name, model: profile.model, deviceIDSeed: deviceIDSeed, hasPassword: password != nil, profile: profile.name)
+        ReceiverIdentity(
+            name: name, model: profile.model, deviceIDSeed: deviceIDSeed, hasPassword: password != nil, profile: profile.name,
+            device: profile.device)
     }
 
     /// What its HTTP server listens on and the limits it keeps.

@@ -17,6 +17,8 @@ final class ReceiverCore: Sendable {
     let identity: ReceiverIdentity
     /// `GET /server-info`'s answer, written once: the identity never changes.
     let serverInfoDocument: Data
+    /// `GET /info`'s answer, written once.
+    let infoDocument: Data
     let planner: CastPlanner
     let hub = EventHub()
     let store: SessionStore
@@ -67,6 +69,7 @@ final class ReceiverCore: Sendable {
         }
         identity = configuration.identity
         serverInfoDocument = identity.serverInfo.propertyList()
+        infoDocument = identity.deviceInfo.propertyList()
         store = try SessionStore(directory: configuration.stateDirectory)
         for file in store.unreadable { log("state directory: \(file) is not a readable session report; left as it is") }
     }

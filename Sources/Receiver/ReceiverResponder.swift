@@ -28,6 +28,8 @@ struct ReceiverResponder: HTTPResponder {
             response = reading
         case .serverInfo:
             response = HTTPResponse(status: 200, headers: ["Content-Type": Self.plistType], body: core.serverInfoDocument)
+        case .info:
+            response = HTTPResponse(status: 200, headers: ["Content-Type": "application/x-apple-binary-plist"], body: core.infoDocument)
         case .scrub:
             let info = core.current?.activeEngineNow.map(PlaybackInfo.init(engine:)) ?? .noSession
             response = .text(info.scrubText(), contentType: "text/parameters")

@@ -1,27 +1,34 @@
 import Foundation
 import Profiles
 
-/// Who a receiver says it is: in `GET /server-info` and in the `_airplay._tcp` TXT record.
+/// Who a receiver says it is: in `GET /server-info`, `GET /info` and the `_airplay._tcp` TXT record,
+/// as the device its profile names publishes it (`AirPlayDevice`).
 public struct ReceiverIdentity: Sendable, Equatable {
-    /// Legacy AirPlay video feature bits: Video (0), VideoHTTPLiveStreams (4) and Audio (9). Never the
-    /// AirPlay 2 bits (38, 48): senders would then expect a protocol airlab does not speak.
-    public static let features: UInt64 = 1 << 0 | 1 << 4 | 1 << 9
-    public static let sourceVersion = "220.68"
-    public static let protocolVersion = "1.0"
-
     public var name: String
     public var model: String
     /// A MAC-like identifier, stable for one seed (the profile's), so a receiver keeps its identity across restarts.
     public var deviceID: String
     public var hasPassword: Bool
     public var profile: String
+    /// The device record: feature bits, flags and versions.
+    public var device: AirPlayDevice
+    /// `pi`, the pairing identity: a UUID stable for the seed, as the device ID is.
+    public var pairingID: String
+    /// `pk`, the receiver's long-term Ed25519 public key, once it keeps one (an AirPlay 2 receiver does).
+    public var publicKey: [UInt8]?
 
-    public init(name: String, model: String, deviceIDSeed: String, hasPassword: Bool = false, profile: String) {
+    public init(
+        name: String, model: String, deviceIDSeed: String, hasPassword: Bool = false, profile: String, device: AirPlayDevice = .legacy,
+        publicKey: [UInt8]? = nil
+    ) {
         self.name = name
         self.model = model
         deviceID = Self.deviceID(seed: deviceIDSeed)
         self.hasPassword = hasPassword
         self.profile = profile
+        self.device = device
+        pairingID = Self.pairingID(seed: deviceIDSeed)
+        self.publicKey = publicKey
     }
 
     /// Six bytes of FNV-1a over the seed, written as a locally administered MAC address.
@@ -33,16 +40,42 @@ public struct ReceiverIdentity: Sendable, Equatable {
         return bytes.map { String(format: "%02X", $0) }.joined(separator: ":")
     }
 
-    /// `features` as the TXT record and server-info write it: lowercase hexadecimal.
-    public var featuresText: String { "0x" + String(Self.features, radix: 16) }
+    /// A version 4-shaped UUID from two FNV-1a hashes of the seed.
+    static func pairingID(seed: String) -> String {
+        let halves = [StableHash.fnv1a("pi " + seed), StableHash.fnv1a("pi2 " + seed)]
+        var bytes = halves.flatMap { hash in (0..<8).map { UInt8(truncatingIfNeeded: hash >> (8 * UInt64($0))) } }
+        bytes[6] = bytes[6] & 0x0F | 0x40
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        let cuts = [8, 12, 16, 20]
+        var text = ""
+        for (index, character) in hex.enumerated() {
+            if cuts.contains(index) { text.append("-") }
+            text.append(character)
+        }
+        return text
+    }
 
-    /// The TXT record of `_airplay._tcp`, in a stable order. `flags` are status flags: 0x4 (audio
-    /// cable attached, as Apple TVs advertise) and 0x80 (password required) when a password is set.
+    /// The status flags as published: the device's, with 0x80 (a password is required) when one is set.
+    public var statusFlags: UInt32 { device.flags | (hasPassword ? 0x80 : 0) }
+
+    /// `features` as the TXT record and server-info write it.
+    public var featuresText: String { device.features.text }
+
+    public var isAirPlay2: Bool { device.isAirPlay2 }
+
+    /// The TXT record of `_airplay._tcp`, in a stable order. An AirPlay 1 record keeps the few keys such
+    /// receivers publish; an AirPlay 2 one adds the pairing identity and key, versions and `acl`.
     public var txtRecord: [(key: String, value: String)] {
-        var record = [
-            ("deviceid", deviceID), ("features", featuresText), ("flags", hasPassword ? "0x84" : "0x4"), ("model", model),
-            ("srcvers", Self.sourceVersion), ("vv", "2"), ("airlab.profile", profile),
-        ]
+        var record = [("deviceid", deviceID), ("features", featuresText), ("flags", "0x" + String(statusFlags, radix: 16, uppercase: true)), ("model", model)]
+        if isAirPlay2 {
+            record.append(("acl", "0"))
+            if let publicKey { record.append(("pk", publicKey.map { String(format: "%02x", $0) }.joined())) }
+            record.append(("pi", pairingID))
+            record.append(("protovers", device.protocolVersion))
+            if let osVersion = device.osVersion { record.append(("osvers", osVersion)) }
+        }
+        record += [("srcvers", device.sourceVersion), ("vv", String(device.vv)), ("airlab.profile", profile)]
         if hasPassword { record.append(("pw", "1")) }
         return record
     }
@@ -50,7 +83,15 @@ public struct ReceiverIdentity: Sendable, Equatable {
     /// `GET /server-info`'s answer.
     public var serverInfo: ServerInfo {
         ServerInfo(
-            deviceID: deviceID, features: Self.features, model: model, name: name, protocolVersion: Self.protocolVersion,
-            sourceVersion: Self.sourceVersion, vv: 2, profile: profile)
+            deviceID: deviceID, features: device.features.rawValue, model: model, name: name, protocolVersion: device.protocolVersion,
+            sourceVersion: device.sourceVersion, vv: device.vv, profile: profile)
+    }
+
+    /// `GET /info`'s answer.
+    public var deviceInfo: DeviceInfo {
+        DeviceInfo(
+            deviceID: deviceID, features: device.features.rawValue, statusFlags: statusFlags, model: model, name: name,
+            sourceVersion: device.sourceVersion, protocolVersion: device.protocolVersion, osVersion: device.osVersion, vv: device.vv,
+            pairingID: isAirPlay2 ? pairingID : nil, publicKey: isAirPlay2 ? publicKey : nil, profile: profile)
     }
 }

@@ -3,6 +3,8 @@ import Foundation
 /// `route` label of `GET /metrics` come from here.
 public enum Route: String, CaseIterable, Sendable {
     case serverInfo = "/server-info"
+    /// The device record as a binary property list, which AirPlay 2 senders read before pairing.
+    case info = "/info"
     case play = "/play"
     case scrub = "/scrub"
     case rate = "/rate"
@@ -24,7 +26,7 @@ public enum Route: String, CaseIterable, Sendable {
     /// The methods the route takes; another is answered 405.
     public var methods: Set<String> {
         switch self {
-        case .serverInfo, .playbackInfo, .events, .sessions, .session, .metrics: ["GET"]
+        case .serverInfo, .info, .playbackInfo, .events, .sessions, .session, .metrics: ["GET"]
         case .groups: ["GET", "POST"]
         case .group: ["GET", "POST", "DELETE"]
         case .play, .rate, .stop, .reverse: ["POST"]

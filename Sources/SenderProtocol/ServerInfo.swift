@@ -36,13 +36,25 @@ public struct ServerInfo: Sendable, Equatable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         deviceID = try? container.decodeIfPresent(String.self, forKey: .deviceID)
-        features = try? container.decodeIfPresent(UInt64.self, forKey: .features)
+        features = container.featureBits(forKey: .features)
         model = try? container.decodeIfPresent(String.self, forKey: .model)
         name = try? container.decodeIfPresent(String.self, forKey: .name)
         protocolVersion = try? container.decodeIfPresent(String.self, forKey: .protocolVersion)
         sourceVersion = try? container.decodeIfPresent(String.self, forKey: .sourceVersion)
         vv = try? container.decodeIfPresent(Int.self, forKey: .vv)
         profile = try? container.decodeIfPresent(String.self, forKey: .profile)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(deviceID, forKey: .deviceID)
+        try container.encodeIfPresent(features.map { Int64(bitPattern: $0) }, forKey: .features)
+        try container.encodeIfPresent(model, forKey: .model)
+        try container.encodeIfPresent(name, forKey: .name)
+        try container.encodeIfPresent(protocolVersion, forKey: .protocolVersion)
+        try container.encodeIfPresent(sourceVersion, forKey: .sourceVersion)
+        try container.encodeIfPresent(vv, forKey: .vv)
+        try container.encodeIfPresent(profile, forKey: .profile)
     }
 
     /// The property list, written directly (see `XMLPropertyList`): senders poll it.
@@ -54,5 +66,14 @@ public struct ServerInfo: Sendable, Equatable, Codable {
     public init?(propertyList data: Data) {
         guard let info = try? PropertyListInput.decode(ServerInfo.self, from: data) else { return nil }
         self = info
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Feature bits from a property list: devices write the 64 bits as a signed integer (bit 63 makes it
+    /// negative), so both readings are taken; nil when absent or not an integer.
+    func featureBits(forKey key: Key) -> UInt64? {
+        if let signed = try? decodeIfPresent(Int64.self, forKey: key) { return UInt64(bitPattern: signed) }
+        return try? decodeIfPresent(UInt64.self, forKey: key)
     }
 }

@@ -15,14 +15,14 @@ struct ProfileCommandTests {
         #expect(text.status == 0, "stderr: \(text.stderr)")
         let lines = text.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix("NAME") == true && lines.first?.contains("ASSUMED") == true)
-        #expect(lines.contains { $0.hasPrefix("apple-tv-4k ") && $0.contains(" 2 ") })
+        #expect(lines.contains { $0.hasPrefix("apple-tv-4k ") && $0.contains(" 3 ") })
         #expect(lines.contains { $0.hasPrefix("samsung-tizen-tv ") })
         #expect(lines.count == 15)
 
         let listed = try #require(try json(try await BlockingWork.airlab(["profile", "list", "--json"])) as? [[String: Any]])
         #expect(listed.count == 14)
         let roku = try #require(listed.first { $0["name"] as? String == "roku-airplay" })
-        #expect(roku["version"] as? String == "1")
+        #expect(roku["version"] as? String == "2")
         let numbers = try #require(roku["numbers"] as? [String: Int])
         #expect((numbers["assumed"] ?? 0) > 0 && numbers.keys.sorted() == ["assumed", "derived", "measured", "published"])
     }
@@ -31,12 +31,12 @@ struct ProfileCommandTests {
     func show() async throws {
         let text = try await BlockingWork.airlab(["profile", "show", "sony-bravia-android-tv"])
         #expect(text.status == 0, "stderr: \(text.stderr)")
-        #expect(text.stdout.hasPrefix("sony-bravia-android-tv version 1: Sony Bravia"))
+        #expect(text.stdout.hasPrefix("sony-bravia-android-tv version 2: Sony Bravia"))
         #expect(text.stdout.contains("  transitions.resolution.p50Milliseconds = 250\n  transitions.resolution.p95Milliseconds = 400\n    derived: "))
         #expect(text.stdout.contains("androidx/media#2035"))
 
         let sheet = try #require(try json(try await BlockingWork.airlab(["profile", "show", "smart-tv-low", "--json"])) as? [String: Any])
-        #expect(sheet["name"] as? String == "smart-tv-low" && sheet["version"] as? String == "2")
+        #expect(sheet["name"] as? String == "smart-tv-low" && sheet["version"] as? String == "3")
         let values = try #require(sheet["values"] as? [[String: Any]])
         let splice = try #require(values.first { $0["key"] as? String == "transitions.splice.p50Milliseconds" })
         #expect(splice["value"] as? Double == 250 && splice["basis"] as? String == "assumed" && splice["path"] as? String == "$.transitions.splice.p50Milliseconds")
@@ -48,7 +48,7 @@ struct ProfileCommandTests {
     func diff() async throws {
         let text = try await BlockingWork.airlab(["profile", "diff", "apple-tv-4k", "smart-tv-low"])
         #expect(text.status == 0, "stderr: \(text.stderr)")
-        #expect(text.stdout.hasPrefix("A: apple-tv-4k version 2: "))
+        #expect(text.stdout.hasPrefix("A: apple-tv-4k version 3: "))
         let width = try #require(text.stdout.split(separator: "\n").first { $0.hasPrefix("video.codecs[h264].maxWidth ") })
         #expect(width.split(separator: " ", omittingEmptySubsequences: true) == ["video.codecs[h264].maxWidth", "3840", "1920", "-1920", "derived", "derived"])
         #expect(text.stdout.contains(" values differ ("))
@@ -77,7 +77,7 @@ struct ProfileCommandTests {
         let refused = try await BlockingWork.airlab(["profile", "diff", "smart-tv-low", file.path])
         #expect(refused.status == 2)
         #expect(
-            refused.stderr.contains("airlab profile diff: \(file.path): $.buffer.rebufferResume: the required member \"basis\" is missing: every number needs"),
+            refused.stderr.contains("airlab profile diff: \(file.path): $.airplay: the required member \"basis\" is missing: every number needs"),
             "stderr: \(refused.stderr)")
 
         let missing = try await BlockingWork.airlab(["profile", "diff", "smart-tv-low"])

@@ -21,8 +21,14 @@ struct WireEndToEndTests {
         let client = ReceiverClient(Receiver(address: ReceiverAddress(host: "127.0.0.1", port: daemon.port)))
 
         let info = try await client.serverInfo()
-        #expect(info.name == daemon.name && info.profile == "apple-tv-4k" && info.features == ReceiverIdentity.features)
-        #expect(info.protocolVersion == ReceiverIdentity.protocolVersion && info.deviceID?.count == 17)
+        // An Apple TV 4K publishes the record of an AirPlay 2 device (pyatv issue 1360's AppleTV6,2).
+        #expect(info.name == daemon.name && info.profile == "apple-tv-4k" && info.features == 0xBC15_5FDE_4A7F_DFD5)
+        #expect(info.protocolVersion == "1.1" && info.sourceVersion == "566.25.43" && info.deviceID?.count == 17)
+        let record = try await HTTPTestClient.send(port: daemon.port, "GET", "/info")
+        #expect(record.headers["content-type"] == "application/x-apple-binary-plist" && record.body.starts(with: Array("bplist00".utf8)))
+        let device = try #require(DeviceInfo(propertyList: record.body))
+        #expect(device.features == info.features && device.statusFlags == 0x644 && device.deviceID == info.deviceID)
+        #expect(device.pairingID?.count == 36 && device.osVersion == "15.0")
 
         let feed = try await client.subscribe()
         let events = feed.events

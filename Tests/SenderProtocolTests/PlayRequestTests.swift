@@ -1,5 +1,6 @@
 import Foundation
 import Playback
+import Profiles
 @testable import SenderProtocol
 import Testing
 
@@ -169,17 +170,47 @@ struct SenderMessagesTests {
         #expect(firstByte & 0x02 == 0x02 && firstByte & 0x01 == 0)
     }
 
-    @Test("The TXT record has the legacy video and HLS feature bits in lowercase hex, never the AirPlay 2 bits, and pw with a password")
+    @Test("A receiver without a device record publishes the AirPlay 1 record: video, HLS and audio bits, no pairing keys; pw with a password")
     func txtRecord() {
         let open = ReceiverIdentity(name: "TV", model: "M", deviceIDSeed: "s", profile: "p")
         let record = Dictionary(uniqueKeysWithValues: open.txtRecord.map { ($0.key, $0.value) })
-        #expect(record["features"] == "0x211")
-        #expect(ReceiverIdentity.features & (1 << 38 | 1 << 48) == 0)
-        #expect(record["flags"] == "0x4" && record["pw"] == nil)
-        #expect(Set(record.keys).isSuperset(of: ["deviceid", "features", "flags", "model", "srcvers", "vv"]))
+        #expect(record["features"] == "0x211" && record["srcvers"] == "220.68" && !open.isAirPlay2)
+        #expect(record["flags"] == "0x4" && record["pw"] == nil && record["pk"] == nil && record["pi"] == nil)
+        #expect(Set(record.keys) == ["deviceid", "features", "flags", "model", "srcvers", "vv", "airlab.profile"])
         let locked = ReceiverIdentity(name: "TV", model: "M", deviceIDSeed: "s", hasPassword: true, profile: "p")
         let lockedRecord = Dictionary(uniqueKeysWithValues: locked.txtRecord.map { ($0.key, $0.value) })
         #expect(lockedRecord["pw"] == "1" && lockedRecord["flags"] == "0x84")
+    }
+
+    @Test("An AirPlay 2 record writes both feature words, the device's flags and versions, pi stable for the seed, pk once there is a key")
+    func airPlay2Record() throws {
+        let device = AirPlayDevice(
+            features: try #require(AirPlayFeatures(text: "0x4A7FDFD5,0xBC155FDE")), statusFlags: "0x644", sourceVersion: "566.25.43",
+            osVersion: "15.0", protocolVersion: "1.1", vv: 2)
+        let key = [UInt8](repeating: 0xAB, count: 32)
+        let identity = ReceiverIdentity(name: "TV", model: "AppleTV6,2", deviceIDSeed: "s", profile: "p", device: device, publicKey: key)
+        let record = Dictionary(uniqueKeysWithValues: identity.txtRecord.map { ($0.key, $0.value) })
+        #expect(identity.isAirPlay2 && record["features"] == "0x4A7FDFD5,0xBC155FDE" && record["flags"] == "0x644")
+        #expect(record["srcvers"] == "566.25.43" && record["osvers"] == "15.0" && record["protovers"] == "1.1" && record["acl"] == "0")
+        #expect(record["pk"] == String(repeating: "ab", count: 32))
+        let again = ReceiverIdentity(name: "Other", model: "AppleTV6,2", deviceIDSeed: "s", profile: "p", device: device)
+        #expect(record["pi"] == again.pairingID && again.pairingID != ReceiverIdentity(name: "TV", model: "M", deviceIDSeed: "t", profile: "p").pairingID)
+        #expect(identity.pairingID.range(of: "^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", options: .regularExpression) != nil)
+
+        let info = try #require(DeviceInfo(propertyList: identity.deviceInfo.propertyList()))
+        #expect(identity.deviceInfo.propertyList().starts(with: Array("bplist00".utf8)))
+        #expect(info.features == 0xBC15_5FDE_4A7F_DFD5 && info.statusFlags == 0x644 && info.publicKey == key && info.pairingID == identity.pairingID)
+        #expect(info.deviceID == identity.deviceID && info.sourceVersion == "566.25.43" && info.vv == 2 && info.profile == "p")
+    }
+
+    @Test("Feature words read in both forms, and a malformed one is refused")
+    func featureWords() {
+        #expect(AirPlayFeatures(text: "0x38bcb46007f8ad0")?.text == "0x7F8AD0,0x38BCB46")
+        #expect(AirPlayFeatures(text: "0x7F8AD0,0x38BCB46")?.rawValue == 0x38b_cb46_007f_8ad0)
+        #expect(AirPlayFeatures(text: "0x211")?.isAirPlay2 == false && AirPlayFeatures(text: "0x0,0x40")?.isAirPlay2 == true)
+        for bad in ["", "211", "0x", "0xG1", "0x1,0x2,0x3", "0x100000000,0x1", "0x1,", "0x11111111111111111"] {
+            #expect(AirPlayFeatures(text: bad) == nil, "\(bad)")
+        }
     }
 
     @Test("Engine events become a POST /event plist request and a named server-sent event")
