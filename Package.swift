@@ -214,7 +214,7 @@ let package = Package(
         /// The sender side against fake receivers and against the real daemon, and the sender's commands.
         .testTarget(
             name: "LabTests",
-            dependencies: ["Lab", "HTTP", "Casting", "JSONDocument", "Reports", "SenderProtocol", "TestSupport", "Transport", "airlab", "airlabd", "Playback", "Profiles", "Sessions"]),
+            dependencies: ["Lab", "ChildProcess", "HTTP", "Casting", "JSONDocument", "Reports", "SenderProtocol", "TestSupport", "Transport", "airlab", "airlabd", "Playback", "Profiles", "Sessions"]),
     ],
     swiftLanguageModes: [.v6]
 )

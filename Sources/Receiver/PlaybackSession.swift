@@ -47,6 +47,7 @@ final class PlaybackSession: Sendable {
         var recorder = SessionRecorder(
             profile: cast.profile.name, playlist: playlist, seed: cast.seed, startPosition: cast.startPosition ?? 0, profileSummary: cast.profile.summary)
         recorder.describe(variant: cast.variant?.variant.uri, diagnostics: cast.diagnostics)
+        if let origin = request.origin { recorder.describe(origin: origin) }
         session = driver.start(
             SessionSetup(
                 plan: cast.plan, startPosition: prepared.request.startPosition ?? cast.startPosition, script: request.script, recorder: recorder,
@@ -111,4 +112,6 @@ struct SessionRequest: Sendable {
     var client = "airlab"
     /// The receiver's clock scale, which its fetches' pace follows (`realtime`).
     var timeScale = 1.0
+    /// How the cast arrived, for the report.
+    var origin: CastOrigin?
 }

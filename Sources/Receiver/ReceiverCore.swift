@@ -109,7 +109,7 @@ final class ReceiverCore: Sendable {
 
     /// `POST /play`: loads the cast, replaces the session playing, starts the new one. Returns once it
     /// plays, or with the reason it cannot.
-    func play(_ request: PlayRequest, connection: HTTPConnectionID) async throws(ProtocolError) -> PlaybackSession {
+    func play(_ request: PlayRequest, connection: HTTPConnectionID, origin: CastOrigin) async throws(ProtocolError) -> PlaybackSession {
         try checkScheme(of: request.contentLocation)
         let attachedTo: HTTPConnectionID? = request.detached ? nil : connection
         let (ticket, replaced) = try sessions.withLock { sessions throws(ProtocolError) in
@@ -181,7 +181,7 @@ final class ReceiverCore: Sendable {
             id: id, startedAt: startedAt,
             request: SessionRequest(
                 senderSessionID: senderSessionID, connection: attachedTo, script: request.script ?? SenderScript(), client: configuration.name,
-                timeScale: configuration.timeScale),
+                timeScale: configuration.timeScale, origin: origin),
             prepared: prepared, cast: cast, planner: planner, driver: driver, membership: membership,
             callbacks: SessionCallbacks(
                 publish: { [hub, metrics, membership] events in

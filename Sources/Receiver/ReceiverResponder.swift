@@ -111,8 +111,10 @@ struct ReceiverResponder: HTTPResponder {
     private func play(_ request: HTTPRequest) async throws(ProtocolError) -> HTTPResponse {
         let play = try PlayRequest.decode(
             body: request.body, contentType: request.headers["Content-Type"], sessionHeader: request.headers["X-Apple-Session-ID"])
-        let session = try await core.play(play, connection: request.connection)
-        guard PlayRequest.form(of: request.body, contentType: request.headers["Content-Type"]) == .json else {
+        let form = PlayRequest.form(of: request.body, contentType: request.headers["Content-Type"])
+        let origin = CastOrigin(path: .airPlay1, pairing: .none, body: form, userAgent: request.headers["User-Agent"], restrictions: play.restrictions)
+        let session = try await core.play(play, connection: request.connection, origin: origin)
+        guard form == .json else {
             return HTTPResponse(status: 200)
         }
         return json(StartedSession(sessionID: session.id, profile: session.profile.name, receiver: core.configuration.name))

@@ -38,11 +38,11 @@ public struct PlayRequest: Sendable {
     public var sdkAdInPictureInPicture = SDKAdInPictureInPicture.skip
     /// JSON extension: the group this receiver joins, checked.
     public var group: GroupMembershipRequest?
+    /// The restriction words an AirPlay 2 sender's `/play` carries; nil when it sent neither.
+    public var restrictions: SenderRestrictions?
 
     /// The body forms, as `Content-Type` names them or as their first bytes show.
-    public enum BodyForm: Sendable {
-        case parameters, plist, json
-    }
+    public typealias BodyForm = CastOrigin.Body
 
     public static func decode(body: Data, contentType: String?, sessionHeader: String?) throws(ProtocolError) -> PlayRequest {
         var request: PlayRequest
@@ -100,9 +100,13 @@ public struct PlayRequest: Sendable {
         } catch {
             throw ProtocolError("the /play body is not a property list dictionary")
         }
-        return try make(
+        var request = try make(
             location: plist.contentLocation, fraction: plist.startPosition?.value(named: "Start-Position"),
             seconds: plist.startPositionSeconds?.value(named: "Start-Position-Seconds"), sessionID: plist.uuid ?? plist.sessionID)
+        request.restrictions = try SenderRestrictions(
+            playback: plist.playbackRestrictions.map { number throws(ProtocolError) in try flags(number, "playbackRestrictions") },
+            reference: plist.referenceRestrictions.map { number throws(ProtocolError) in try flags(number, "referenceRestrictions") })
+        return request
     }
 
     private static func fromJSON(_ body: Data) throws(ProtocolError) -> PlayRequest {
@@ -163,6 +167,15 @@ public struct PlayRequest: Sendable {
         return request
     }
 
+    /// A restriction word: a whole number from 0 to 2^32 - 1, or a 400 naming the field.
+    private static func flags(_ number: LegacyPlayBody.Number, _ field: String) throws(ProtocolError) -> UInt32 {
+        let value = try number.value(named: field)
+        guard value >= 0, value <= Double(UInt32.max), value.rounded() == value else {
+            throw ProtocolError("\(field) \(value) is not a whole number from 0 to \(UInt32.max)")
+        }
+        return UInt32(value)
+    }
+
     /// A finite number, or a 400 naming the field.
     static func number(_ text: String, _ field: String) throws(ProtocolError) -> Double {
         guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
@@ -203,10 +216,12 @@ struct LegacyPlayBody: Decodable {
     var startPositionSeconds: Number?
     var uuid: String?
     var sessionID: String?
+    var playbackRestrictions: Number?
+    var referenceRestrictions: Number?
 
     enum CodingKeys: String, CodingKey {
         case contentLocation = "Content-Location", startPosition = "Start-Position", startPositionSeconds = "Start-Position-Seconds"
-        case uuid, sessionID = "X-Apple-Session-ID"
+        case uuid, sessionID = "X-Apple-Session-ID", playbackRestrictions, referenceRestrictions
     }
 
     init(from decoder: any Decoder) throws {
@@ -216,6 +231,8 @@ struct LegacyPlayBody: Decodable {
         startPositionSeconds = try container.wireField(.startPositionSeconds, expected: "a number")
         uuid = try container.wireField(.uuid, expected: "text")
         sessionID = try container.wireField(.sessionID, expected: "text")
+        playbackRestrictions = try container.wireField(.playbackRestrictions, expected: "a number")
+        referenceRestrictions = try container.wireField(.referenceRestrictions, expected: "a number")
     }
 }
 

@@ -32,6 +32,8 @@ public struct SessionReport: Sendable, Codable, Hashable {
     public var media: MediaTotals?
     /// Where primary moved down to another variant (`--media verify|realtime`); nil when it never did.
     public var variantSwitches: [VariantSwitch]?
+    /// How the cast reached a receiver; nil in simulations.
+    public var origin: CastOrigin?
 
     public struct VariantSwitch: Sendable, Codable, Hashable {
         public var time: Double
@@ -122,6 +124,11 @@ public struct SessionRecorder: Sendable {
     public mutating func describe(variant: String?, diagnostics: [Diagnostic]) {
         report.variant = variant
         report.diagnostics = diagnostics
+    }
+
+    /// Notes how the cast reached the receiver.
+    public mutating func describe(origin: CastOrigin) {
+        report.origin = origin
     }
 
     public mutating func record(_ events: [PlaybackEvent]) {

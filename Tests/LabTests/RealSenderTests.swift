@@ -1,0 +1,114 @@
+import ChildProcess
+import Foundation
+@testable import Lab
+import Sessions
+import TestSupport
+import Testing
+
+/// Senders nobody here wrote, from PyPI (`scripts/sender-venv`), cast to a real `airlabd`: pyatv's
+/// `play_url` and python-airplay, both on the AirPlay 1 path. Each session plays the ad-supported
+/// stream's interstitials, and its report says how the cast arrived.
+@Suite("Real senders cast to airlabd")
+struct RealSenderTests {
+    /// The TXT values pyatv is given by hand (`--service-properties`), as an AirPlay 1 receiver
+    /// publishes them; the leading `;` is what pyatv 0.18 needs to read the list (PLATFORM-NOTES).
+    static let airPlay1Record = ";features=0x211;model=AppleTV3,2;deviceid=02:00:00:00:00:01"
+
+    /// The stream with its two interstitials, served on 127.0.0.1, and one receiver of `profile`.
+    func withReceiver(
+        _ profile: String, repeats: Int = 1, _ body: (DaemonProcess.Receiver, String) async throws -> Void
+    ) async throws {
+        let media = try await AdSupportedStream.stage()
+        defer { media.remove() }
+        let playlist = try AdSupportedStream.writePlaylist(in: media, repeats: repeats)
+        let folder = FolderServer(folder: media.url, address: "127.0.0.1")
+        try folder.start()
+        defer { folder.stop() }
+        let daemon = try await EndToEnd.fleet([profile], timeScale: 8, in: media.url)
+        do {
+            let receiver = try #require(daemon.receivers.first)
+            try await body(receiver, folder.url(for: media.url.appendingPathComponent(playlist)))
+        } catch {
+            _ = await daemon.stop()
+            throw error
+        }
+        _ = await daemon.stop()
+    }
+
+    /// Runs a sender to its end (it returns when the cast has ended) with its output in `log`.
+    func run(_ arguments: [String], log: URL) async throws -> Int32 {
+        try await BlockingWork.run {
+            let child = try ChildProcess(arguments, output: log)
+            return child.waitUntilExit()
+        }
+    }
+
+    /// The one session a receiver played, once it has ended.
+    func endedSession(_ receiver: DaemonProcess.Receiver) async throws -> SessionReport {
+        let client = ReceiverClient(Receiver(address: ReceiverAddress(host: "127.0.0.1", port: receiver.port)))
+        for _ in 0..<1500 {
+            let sessions = try await client.sessions()
+            if let ended = sessions.first(where: { !$0.active }) { return try await client.report(ofSession: ended.id) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestSupportError("no session of \(receiver.name) ended")
+    }
+
+    @Test("pyatv's play_url casts on the AirPlay 1 path: a binary plist from MediaControl/1.0, both interstitials played")
+    func pyatvAirPlay1() async throws {
+        try await withReceiver("apple-tv-4k") { receiver, url in
+            let scratch = try Scratch()
+            defer { scratch.remove() }
+            let log = scratch.url.appendingPathComponent("atvremote.log")
+            let atvremote = try await BlockingWork.run { try RealSenders.tool("atvremote") }
+            let status = try await run(
+                [atvremote.path, "--manual", "--address", "127.0.0.1", "--port", String(receiver.port), "--protocol", "airplay", "--id", "airlab",
+                 "--service-properties", Self.airPlay1Record, "play_url=\(url)"], log: log)
+            #expect(status == 0, "atvremote: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+            let report = try await endedSession(receiver)
+            #expect(report.totals.interstitialsPlayed == 2 && report.endReason == "the primary content played to its end")
+            let origin = try #require(report.origin)
+            #expect(origin.path == .airPlay1 && origin.pairing == CastOrigin.Pairing.none && origin.body == .plist)
+            #expect(origin.userAgent == "MediaControl/1.0" && origin.restrictions == nil)
+        }
+    }
+
+    @Test("pyatv's stop is closing its connection: killing the sender mid-cast ends the session, naming why")
+    func pyatvLeaves() async throws {
+        try await withReceiver("apple-tv-4k", repeats: 30) { receiver, url in
+            let scratch = try Scratch()
+            defer { scratch.remove() }
+            let log = scratch.url.appendingPathComponent("atvremote.log")
+            let atvremote = try await BlockingWork.run { try RealSenders.tool("atvremote") }
+            let child = try ChildProcess(
+                [atvremote.path, "--manual", "--address", "127.0.0.1", "--port", String(receiver.port), "--protocol", "airplay", "--id", "airlab",
+                 "--service-properties", Self.airPlay1Record, "play_url=\(url)"], output: log)
+            let client = ReceiverClient(Receiver(address: ReceiverAddress(host: "127.0.0.1", port: receiver.port)))
+            var playing = false
+            for _ in 0..<1500 where !playing {
+                playing = try await client.progress().duration.map { $0 > 0 } ?? false
+                if !playing { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(playing, "atvremote: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+            _ = try await BlockingWork.run { child.terminate(grace: 0) }
+            let report = try await endedSession(receiver)
+            #expect(report.endReason?.contains("closed") == true, "end reason: \(report.endReason ?? "none")")
+        }
+    }
+
+    @Test("python-airplay 0.0.5 casts on the AirPlay 1 path with its text body and no Host or User-Agent")
+    func pythonAirplay() async throws {
+        try await withReceiver("smart-tv-high") { receiver, url in
+            let scratch = try Scratch()
+            defer { scratch.remove() }
+            let log = scratch.url.appendingPathComponent("airplay.log")
+            let airplay = try await BlockingWork.run { try RealSenders.tool("airplay") }
+            let status = try await run([airplay.path, "--device", "127.0.0.1:\(receiver.port)", url], log: log)
+            #expect(status == 0, "airplay: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+            let report = try await endedSession(receiver)
+            #expect(report.totals.interstitialsPlayed == 2 && report.endReason == "the primary content played to its end")
+            let origin = try #require(report.origin)
+            #expect(origin.path == .airPlay1 && origin.body == .parameters && origin.userAgent == nil)
+        }
+    }
+}
