@@ -125,7 +125,7 @@ let package = Package(
 
         /// Casting to receivers, driving and watching them, running a playlist on a fleet, and the
         /// folder server and local fleet that support them.
-        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "OwnThreads", "SenderProtocol", "Discovery", "HLS", "Reports", "Transport", "Coordination", "Playback", "Sessions", "NumberText"]),
+        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "OwnThreads", "SenderProtocol", "Discovery", "HLS", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
         .target(name: "Calibration", dependencies: ["ChildProcess", "JSONDocument", "Lab", "NumberText", "OwnThreads", "Playback", "Profiles", "SenderProtocol"]),
 
         // MARK: - Executables

@@ -1,6 +1,7 @@
 import Discovery
 import HLS
 import NumberText
+import Profiles
 
 /// Finds receivers: by browsing `_airplay._tcp` over mDNS, or directly at a `HOST:PORT`.
 public struct ReceiverDirectory: Sendable {
@@ -52,7 +53,15 @@ extension Receiver {
     public init(discovered service: DiscoveredService) {
         self.init(
             name: service.name, address: ReceiverAddress(host: service.address, port: service.port),
-            profile: service.txt["airlab.profile"], model: service.txt["model"], deviceID: service.txt["deviceid"])
+            profile: service.txt["airlab.profile"], model: service.txt["model"], deviceID: service.txt["deviceid"],
+            features: (service.txt["features"] ?? service.txt["ft"]).flatMap { AirPlayFeatures(text: $0) },
+            statusFlags: (service.txt["flags"] ?? service.txt["sf"]).flatMap(Self.flags))
+    }
+
+    /// `0x644` as a number; nil for anything else.
+    static func flags(_ text: String) -> UInt32? {
+        guard text.hasPrefix("0x") || text.hasPrefix("0X") else { return UInt32(text) }
+        return UInt32(text.dropFirst(2), radix: 16)
     }
 
     /// True when the receiver says it is airlab's (its TXT record names a profile).

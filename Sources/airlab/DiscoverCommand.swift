@@ -9,7 +9,9 @@ enum DiscoverCommand {
         abstract: "List the AirPlay video receivers that answer on mDNS (_airplay._tcp), airlab's and others.",
         discussion: """
             Browses through the local avahi-daemon for at most --timeout seconds. Each receiver is listed
-            with its name, address, port, model, device ID, and its profile when it is an airlab receiver.
+            with its name, address, port, model, device ID, the AirPlay path a sender takes to it and the
+            pairing that path needs (from its TXT features and flags), and its profile when it is an
+            airlab receiver.
             Exit status: 0 (also when none answered), 2 when avahi cannot be reached.
             """,
         options: [
@@ -37,11 +39,11 @@ enum DiscoverCommand {
 
     static func text(_ receivers: [Receiver]) -> String {
         guard !receivers.isEmpty else { return "no receivers answered\n" }
-        var rows = [["NAME", "ADDRESS", "PORT", "MODEL", "DEVICE ID", "AIRLAB PROFILE"]]
+        var rows = [["NAME", "ADDRESS", "PORT", "MODEL", "DEVICE ID", "PATH", "PAIRING", "AIRLAB PROFILE"]]
         for receiver in receivers {
             rows.append([
                 receiver.name ?? "-", receiver.address.host, String(receiver.address.port), receiver.model ?? "-",
-                receiver.deviceID ?? "-", receiver.profile ?? "- (not airlab)",
+                receiver.deviceID ?? "-", receiver.path?.rawValue ?? "-", receiver.pairing?.rawValue ?? "-", receiver.profile ?? "- (not airlab)",
             ])
         }
         let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -71,6 +73,9 @@ enum DiscoverCommand {
         var model: String?
         var deviceid: String?
         var profile: String?
+        /// `discover` only: `airplay1` or `airplay2`, and the pairing it needs.
+        var path: String?
+        var pairing: String?
         var session: Session?
 
         init(_ receiver: Receiver, airlab: Bool? = nil, name: String?, model: String?, deviceid: String?, profile: String?) {
@@ -91,7 +96,10 @@ enum DiscoverCommand {
 
     static func json(_ receivers: [Receiver]) -> String {
         let listing = Listing(receivers: receivers.map {
-            ReceiverEntry($0, airlab: $0.isAirlab, name: $0.name, model: $0.model, deviceid: $0.deviceID, profile: $0.profile)
+            var entry = ReceiverEntry($0, airlab: $0.isAirlab, name: $0.name, model: $0.model, deviceid: $0.deviceID, profile: $0.profile)
+            entry.path = $0.path?.rawValue
+            entry.pairing = $0.pairing?.rawValue
+            return entry
         })
         return CastCommand.encode(listing) + "\n"
     }

@@ -15,6 +15,16 @@ private struct ExpectedReceiver {
     var name: String
     var model: String
     var port: UInt16
+    /// The profile's device record (`airplay`): what the TXT record must say. nil: the AirPlay 1 record.
+    var airplay: [String: Any]?
+
+    /// Whether the record makes it an AirPlay 2 device: bit 38 or 48 of its features.
+    var isAirPlay2: Bool {
+        guard let text = airplay?["features"] as? String else { return false }
+        let words = text.split(separator: ",").compactMap { UInt64($0.dropFirst(2), radix: 16) }
+        let bits = words.count == 2 ? words[0] | words[1] << 32 : words.first ?? 0
+        return bits & (1 << 38 | 1 << 48) != 0
+    }
 }
 
 private func expectedFleet() throws -> [ExpectedReceiver] {
@@ -25,7 +35,8 @@ private func expectedFleet() throws -> [ExpectedReceiver] {
         guard let name = object?["displayName"] as? String, let model = object?["model"] as? String else {
             throw NamespaceError("profiles/\(profile).json has no displayName or model")
         }
-        return ExpectedReceiver(profile: profile, name: name, model: model, port: firstPort + UInt16(index))
+        return ExpectedReceiver(
+            profile: profile, name: name, model: model, port: firstPort + UInt16(index), airplay: object?["airplay"] as? [String: Any])
     }
 }
 
@@ -61,7 +72,7 @@ private func serverInfo(_ namespace: MDNSNamespace, port: UInt16) async throws -
     guard result.status == 0 else { throw NamespaceError("curl \(url) failed (\(result.status)): \(result.stderr)") }
     let plist = try PropertyListSerialization.propertyList(from: Data(result.stdout.utf8), format: nil) as? [String: Any]
     guard let plist, let name = plist["name"] as? String, let deviceID = plist["deviceid"] as? String,
-          let model = plist["model"] as? String, let features = (plist["features"] as? NSNumber)?.uint64Value,
+          let model = plist["model"] as? String, let features = ((plist["features"] as? NSNumber)?.int64Value).map({ UInt64(bitPattern: $0) }),
           let sourceVersion = plist["srcvers"] as? String
     else {
         throw NamespaceError("\(url) answered an incomplete property list:\n\(result.stdout)")
@@ -98,13 +109,23 @@ private func checkAdvertised(
         #expect(service.port == receiver.port)
         #expect(service.address == MDNSNamespace.address)
         #expect(service.interface == MDNSNamespace.link)
-        #expect(Set(service.txt.keys) == ["deviceid", "features", "flags", "model", "srcvers", "vv", "airlab.profile"])
+        // Each profile's TXT record is its device's: the AirPlay 2 classes add the pairing keys and versions.
+        let legacyKeys: Set<String> = ["deviceid", "features", "flags", "model", "srcvers", "vv", "airlab.profile"]
+        if receiver.isAirPlay2 {
+            #expect(Set(service.txt.keys).subtracting(["pk"]) == legacyKeys.union(["acl", "pi", "protovers", "osvers"]).subtracting(
+                receiver.airplay?["osVersion"] == nil ? ["osvers"] : []))
+            #expect(service.txt["protovers"] == receiver.airplay?["protocolVersion"] as? String)
+            #expect(service.txt["pi"]?.count == 36 && service.txt["acl"] == "0")
+        } else {
+            #expect(Set(service.txt.keys) == legacyKeys)
+        }
         let deviceID = service.txt["deviceid"] ?? ""
         #expect(isMACLike(deviceID), "deviceid \(deviceID) of \(publishedName) is not MAC-like")
         #expect(deviceID == info.deviceID)
-        #expect(service.txt["features"] == "0x211")
-        #expect(info.features == 0x211)
-        #expect(service.txt["flags"] == "0x4")
+        #expect(service.txt["features"] == (receiver.airplay?["features"] as? String ?? "0x211"))
+        #expect(info.features == (receiver.isAirPlay2 ? 0xBC15_5FDE_4A7F_DFD5 : 0x211))
+        #expect(service.txt["flags"] == (receiver.airplay?["statusFlags"] as? String ?? "0x4"))
+        #expect(service.txt["srcvers"] == (receiver.airplay?["sourceVersion"] as? String ?? "220.68"))
         #expect(service.txt["model"] == receiver.model)
         #expect(info.model == receiver.model)
         #expect(service.txt["srcvers"] == info.sourceVersion)

@@ -39,6 +39,10 @@ extension MDNSTests.Namespaced {
                 #expect(entry["address"] as? String == MDNSNamespace.address)
                 #expect((entry["deviceid"] as? String)?.count == 17)
                 #expect(entry["model"] is String)
+                // The TXT record sends a sender down the path the profile's device takes.
+                let airPlay2 = announced.profile == "apple-tv-4k"
+                #expect(entry["path"] as? String == (airPlay2 ? "airplay2" : "airplay1"))
+                #expect(entry["pairing"] as? String == (airPlay2 ? "pin" : "none"))
             }
 
             let out = media.url.appendingPathComponent("reports")
