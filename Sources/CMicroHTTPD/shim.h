@@ -11,6 +11,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 
 /// Called once per request as soon as its request line has arrived, before its headers; the result
@@ -34,8 +35,11 @@ typedef void *(*airlab_mhd_request_line_callback)(void *closure, const char *uri
 ///
 /// `digest_random` seeds the Digest nonces and must stay unchanged until the daemon stops;
 /// `nonce_nc_slots` is how many nonces libmicrohttpd remembers at once (0 when nothing is protected).
+///
+/// `listen` false: no listening socket of its own; its connections come from `MHD_add_connection`
+/// (a `ConnectionFront` that accepts them first).
 static inline struct MHD_Daemon *airlab_mhd_start(
-    const struct sockaddr *address, bool ipv6,
+    const struct sockaddr *address, bool ipv6, bool listen,
     unsigned int threads, unsigned int connection_limit, unsigned int timeout_seconds, size_t memory_limit,
     const void *digest_random, size_t digest_random_size, unsigned int nonce_nc_slots,
     MHD_AccessHandlerCallback access, MHD_RequestCompletedCallback completed,
@@ -46,6 +50,7 @@ static inline struct MHD_Daemon *airlab_mhd_start(
     unsigned int polling = threads == 0 ? MHD_USE_EPOLL : threads > 1 ? MHD_USE_POLL_INTERNAL_THREAD : MHD_USE_AUTO_INTERNAL_THREAD;
     unsigned int flags = polling | MHD_ALLOW_SUSPEND_RESUME | MHD_ALLOW_UPGRADE | MHD_USE_SUPPRESS_DATE_NO_CLOCK;
     if (ipv6) flags |= MHD_USE_IPv6;
+    if (!listen) flags |= MHD_USE_NO_LISTEN_SOCKET;
     return MHD_start_daemon(flags, 0, NULL, NULL, access, closure,
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0u,
@@ -101,6 +106,46 @@ static inline int airlab_loop_wait(int set, uint64_t *keys, int capacity, int ti
     int ready = epoll_wait(set, events, capacity < 64 ? capacity : 64, timeout_ms);
     for (int index = 0; index < ready; index++) keys[index] = events[index].data.u64;
     return ready < 0 ? 0 : ready;
+}
+
+/// Watches `descriptor` under `key` for reading and/or writing (a descriptor of a connection front),
+/// adding it or changing what is watched; `add` false changes.
+static inline void airlab_loop_watch_io(int set, int descriptor, uint64_t key, bool reading, bool writing, bool add) {
+    struct epoll_event event = { .events = (reading ? EPOLLIN : 0) | (writing ? EPOLLOUT : 0) | EPOLLRDHUP, .data.u64 = key };
+    (void) epoll_ctl(set, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, descriptor, &event);
+}
+
+static inline void airlab_loop_unwatch(int set, int descriptor) {
+    struct epoll_event event = { 0 };
+    (void) epoll_ctl(set, EPOLL_CTL_DEL, descriptor, &event);
+}
+
+/// As `airlab_loop_wait`, with each key's events: bit 0 readable (or closed, or failed), bit 1 writable.
+static inline int airlab_loop_wait_events(int set, uint64_t *keys, uint32_t *events, int capacity, int timeout_ms) {
+    struct epoll_event ready_events[64];
+    int ready = epoll_wait(set, ready_events, capacity < 64 ? capacity : 64, timeout_ms);
+    for (int index = 0; index < ready; index++) {
+        keys[index] = ready_events[index].data.u64;
+        uint32_t mask = ready_events[index].events;
+        events[index] = ((mask & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) ? 1u : 0u) | ((mask & EPOLLOUT) ? 2u : 0u);
+    }
+    return ready < 0 ? 0 : ready;
+}
+
+/// Accepts a connection, non-blocking and closed on exec (accept4 needs _GNU_SOURCE, which a header
+/// Swift imports cannot set); -1 with errno.
+static inline int airlab_accept(int listener, struct sockaddr_storage *peer, socklen_t *length) {
+    *length = sizeof *peer;
+    int socket = accept(listener, (struct sockaddr *) peer, length);
+    if (socket < 0) return -1;
+    (void) fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK);
+    (void) fcntl(socket, F_SETFD, FD_CLOEXEC);
+    return socket;
+}
+
+/// A connected pair of non-blocking local stream sockets, closed on exec; -1 with errno.
+static inline int airlab_socket_pair(int ends[2]) {
+    return socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, ends);
 }
 
 static inline void airlab_loop_signal(int wake_up) {

@@ -11,6 +11,9 @@
 #include <microhttpd.h>
 
 #define MHD_FUNCTIONS(X) \
+    X(enum MHD_Result, MHD_add_connection, \
+        (struct MHD_Daemon *daemon, MHD_socket client_socket, const struct sockaddr *addr, socklen_t addrlen), \
+        (daemon, client_socket, addr, addrlen)) \
     X(enum MHD_Result, MHD_add_response_header, (struct MHD_Response *response, const char *header, const char *content), \
         (response, header, content)) \
     X(struct MHD_Response *, MHD_create_response_for_upgrade, (MHD_UpgradeHandler upgrade_handler, void *upgrade_handler_cls), \

@@ -20,6 +20,7 @@ enum DaemonCallbacks {
                 connection: connection, connectionID: connectionID(of: connection),
                 method: string(method), path: string(url), version: string(version),
                 headers: values(of: connection, kind: .HEADER_KIND), query: query(of: connection))
+            context.channel = core.channel(of: context.connectionID)
             requestSlot.pointee = Unmanaged.passRetained(context).toOpaque()
             if let verdict = core.credentialVerdict(for: context), verdict != .accepted {
                 // The headers alone decide: a body from a client without credentials is never read.
@@ -121,6 +122,7 @@ enum DaemonCallbacks {
             let id = UInt64(UInt(bitPattern: socketContext.pointee))
             core.watch(id).watch.withLock { $0.closed(id) }
             core.state.withLock { $0.openConnections -= 1 }
+            core.connectionClosed(id)
             // A daemon at its connection limit has stopped listening; run from the shared loop, it
             // listens again only on its next run, which nothing on its descriptors would bring.
             core.loop?.runSoon()

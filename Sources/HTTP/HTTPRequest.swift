@@ -15,10 +15,12 @@ public struct HTTPRequest: Sendable {
     public var version: String
     /// The TCP connection the request came on; `HTTPResponder.connectionClosed(_:)` reports its end.
     public var connection: HTTPConnectionID
+    /// The connection's relay, when a front relays it: what a pairing encrypts. nil otherwise.
+    public var channel: SecureChannel?
 
     public init(
         method: String, path: String, query: [String: String] = [:], headers: HTTPHeaders = HTTPHeaders(),
-        body: Data = Data(), version: String = "HTTP/1.1", connection: HTTPConnectionID = HTTPConnectionID(0)
+        body: Data = Data(), version: String = "HTTP/1.1", connection: HTTPConnectionID = HTTPConnectionID(0), channel: SecureChannel? = nil
     ) {
         self.method = method
         self.path = path
@@ -27,6 +29,7 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.version = version
         self.connection = connection
+        self.channel = channel
     }
 }
 

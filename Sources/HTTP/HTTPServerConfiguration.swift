@@ -25,6 +25,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// When set, requests outside its exempt paths without valid credentials are answered 401 with a
     /// challenge, and the responder never sees them.
     public var authentication: DigestAuthentication?
+    /// When set, the server accepts its own connections and decides from each one's first bytes
+    /// whether libmicrohttpd takes it directly or through a relay that can be encrypted later
+    /// (`ConnectionFront`, for AirPlay 2's pairing); nil, libmicrohttpd listens itself.
+    public var front: (@Sendable ([UInt8]) -> FrontDecision)?
     /// SO_SNDBUF for every accepted connection; nil leaves the kernel's autotuning, which on loopback
     /// grows a send buffer to megabytes. A test origin sets a small one, so that what it logs as sent is
     /// close to what the client has read, and a client's pace reaches it.

@@ -29,6 +29,8 @@ final class RequestContext: @unchecked Sendable {
     var stream: SSEStream?
     var streamedBody: StreamedBody?
     var upgrade: UpgradedConnection?
+    /// The relay's channel, for a connection a front relays.
+    var channel: SecureChannel?
 
     init(
         connection: OpaquePointer, connectionID: HTTPConnectionID, method: String, path: String, version: String,
@@ -52,6 +54,6 @@ final class RequestContext: @unchecked Sendable {
     var request: HTTPRequest {
         HTTPRequest(
             method: method, path: path, query: query, headers: headers, body: body, version: version,
-            connection: connectionID)
+            connection: connectionID, channel: channel)
     }
 }

@@ -24,6 +24,10 @@ final class ServerCore: @unchecked Sendable {
         var streams: [ObjectIdentifier: SSEStream] = [:]
         var bodies: [ObjectIdentifier: StreamedBody] = [:]
         var upgrades: [ObjectIdentifier: UpgradedConnection] = [:]
+        /// Relays' channels by the descriptor handed to libmicrohttpd, until its connection opens.
+        var channelsByDescriptor: [Int32: SecureChannel] = [:]
+        /// Relays' channels by connection, while it is open.
+        var channels: [UInt64: SecureChannel] = [:]
         var nextConnectionID: UInt64 = 1
         var openConnections = 0
         var acceptedConnections = 0
@@ -35,6 +39,8 @@ final class ServerCore: @unchecked Sendable {
     /// The daemon's place on the process's shared loop, when it has no thread of its own. Set once in
     /// `start()` before the loop may run the daemon, so before any connection can read it.
     private(set) var loop: ServerLoop.Registration?
+    /// The front that accepts connections, when the configuration asks for one. Set once in `start()`.
+    private(set) var front: ConnectionFront?
     /// `state.stopping`, readable without the lock by a polling thread answering a fresh request.
     private let isStopping = Atomic(false)
     /// The connection watch in stripes by connection id: every request passes it three times, and a
@@ -80,15 +86,17 @@ final class ServerCore: @unchecked Sendable {
         // libmicrohttpd gives each thread a share of the connection limit, and refuses a share of none.
         case .ownThreads(let count): max(1, limit == 0 ? count : min(count, limit))
         }
+        let listener = try configuration.front.map { _ in try ConnectionFront.listen(on: address) }
         let daemon = address.withSockaddr { sockaddr in
             airlab_mhd_start(
-                sockaddr, isIPv6, UInt32(clamping: threads), UInt32(clamping: limit),
+                sockaddr, isIPv6, listener == nil, UInt32(clamping: threads), UInt32(clamping: limit),
                 UInt32(clamping: max(0, configuration.idleTimeoutSeconds)), Self.connectionMemory,
                 seed?.baseAddress, seed?.count ?? 0, seed == nil ? 0 : Self.nonceSlots,
                 DaemonCallbacks.access, DaemonCallbacks.completed, DaemonCallbacks.connection, DaemonCallbacks.requestLine,
                 closure)
         }
         guard let daemon else {
+            if let listener { close(listener) }
             throw HTTPServerError.cannotListen(address: configuration.address, port: configuration.port)
         }
         if threads == 0 {
@@ -100,6 +108,12 @@ final class ServerCore: @unchecked Sendable {
         ServerSweeper.shared.add(
             self, sweepEvery: ConnectionWatch.sweepInterval(requestTimeout: ConnectionWatch.timeout(seconds: configuration.requestTimeoutSeconds)),
             heartbeatEvery: .seconds(max(0.05, configuration.heartbeatIntervalSeconds)))
+        if let listener, let decide = configuration.front {
+            let front = ConnectionFront(listener: listener, thread: loop?.thread ?? ServerLoop.shared.leastBusyThread(), core: self, decide: decide)
+            self.front = front
+            front.start()
+            return SocketAddress.boundPort(of: listener)
+        }
         return airlab_mhd_bound_port(daemon)
     }
 
@@ -126,6 +140,8 @@ final class ServerCore: @unchecked Sendable {
                 bodies: Array(state.bodies.values), upgrades: Array(state.upgrades.values))
         }
         guard let shutdown else { return }
+        // No connection comes in once stopping; the relays' sender sides close with the front.
+        front?.stop()
         ServerSweeper.shared.remove(self)
         for stream in shutdown.streams { stream.releaseForShutdown() }
         for body in shutdown.bodies { body.releaseForShutdown() }
@@ -368,6 +384,44 @@ final class ServerCore: @unchecked Sendable {
 
     func connectionOpened(_ id: UInt64, descriptor: Int32) {
         watch(id).watch.withLock { $0.opened(id, descriptor: descriptor, at: .now) }
+        if front != nil {
+            state.withLock { state in
+                if let channel = state.channelsByDescriptor.removeValue(forKey: descriptor) { state.channels[id] = channel }
+            }
+        }
+    }
+
+    func connectionClosed(_ id: UInt64) {
+        if front != nil { _ = state.withLock { $0.channels.removeValue(forKey: id) } }
+    }
+
+    /// The relay's channel of a connection; nil for one libmicrohttpd took directly.
+    func channel(of id: HTTPConnectionID) -> SecureChannel? {
+        guard front != nil else { return nil }
+        return state.withLock { $0.channels[id.rawValue] }
+    }
+
+    // MARK: - The front's hand-over, on its loop thread
+
+    /// Notes the channel of the relay whose local end `descriptor` is about to be added.
+    func register(_ channel: SecureChannel, forLocalDescriptor descriptor: Int32) {
+        state.withLock { $0.channelsByDescriptor[descriptor] = channel }
+    }
+
+    /// Gives libmicrohttpd a connection the front accepted (or a relay's local end), named by the
+    /// sender's address; libmicrohttpd closes it if it cannot take it.
+    func addConnection(_ descriptor: Int32, peer: SocketAddress.Storage, on thread: LoopThread) {
+        guard let daemon = state.withLock({ $0.stopping ? nil : $0.daemon }) else {
+            close(descriptor)
+            return
+        }
+        var peer = peer
+        let added = peer.withSockaddr { address, length in MHD_add_connection(daemon.pointer, descriptor, address, length) }
+        if added != .YES {
+            _ = state.withLock { $0.channelsByDescriptor.removeValue(forKey: descriptor) }
+        }
+        // A daemon this thread runs learns of the connection at its next run.
+        if let loop, loop.thread === thread { thread.runAtOnce(loop) }
     }
 
     func requestLineArrived(on id: HTTPConnectionID) {

@@ -27,6 +27,11 @@ final class ServerLoop: Sendable {
         threads.min { $0.load < $1.load }!.register(daemon)
     }
 
+    /// The least busy thread, for a connection front whose daemon has threads of its own.
+    func leastBusyThread() -> LoopThread {
+        threads.min { $0.load < $1.load }!
+    }
+
     /// The thread runs the daemon from now until `remove` returns.
     func start(_ registration: Registration) {
         registration.thread.start(registration)
@@ -67,6 +72,7 @@ final class LoopThread: @unchecked Sendable {
         var additions: [ServerLoop.Registration] = []
         var removals: [(key: UInt64, done: DispatchSemaphore)] = []
         var runs: [UInt64] = []
+        var work: [@Sendable () -> Void] = []
         var nextKey: UInt64 = 1
     }
 
@@ -82,6 +88,9 @@ final class LoopThread: @unchecked Sendable {
 
     // The thread's own state.
     private var daemons: [UInt64: ServerLoop.Registration] = [:]
+    /// Descriptors of connection fronts (listening sockets, connections not yet handed over, relays), by
+    /// key: their handler runs on this thread with what is ready (1: readable or closed, 2: writable).
+    private var watchers: [UInt64: (UInt32) -> Void] = [:]
     /// Daemons whose last run left data to process: run again before waiting.
     private var runAgain: [ServerLoop.Registration] = []
     /// The earliest deadline of any daemon, nil when none has one.
@@ -132,20 +141,59 @@ final class LoopThread: @unchecked Sendable {
         airlab_loop_signal(wakeUp)
     }
 
+    /// Runs `work` on this thread at its next pass.
+    func perform(_ work: @escaping @Sendable () -> Void) {
+        pending.withLock { $0.work.append(work) }
+        signal()
+    }
+
+    /// Whether the caller is this loop's thread, where `watch`, `rewatch` and `unwatch` may be called.
+    var isCurrent: Bool { runner.load(ordering: .relaxed) == UInt(pthread_self()) }
+
+    /// On the thread: watches `descriptor` until `unwatch`, calling `handler` with what is ready.
+    func watch(_ descriptor: Int32, reading: Bool, writing: Bool, handler: @escaping (UInt32) -> Void) -> UInt64 {
+        let key = pending.withLock { pending in
+            defer { pending.nextKey += 1 }
+            return pending.nextKey
+        }
+        watchers[key] = handler
+        airlab_loop_watch_io(epoll, descriptor, key, reading, writing, true)
+        return key
+    }
+
+    /// On the thread: changes what is watched for.
+    func rewatch(_ key: UInt64, _ descriptor: Int32, reading: Bool, writing: Bool) {
+        airlab_loop_watch_io(epoll, descriptor, key, reading, writing, false)
+    }
+
+    /// On the thread: stops watching, before the descriptor is closed.
+    func unwatch(_ key: UInt64, _ descriptor: Int32) {
+        watchers[key] = nil
+        airlab_loop_unwatch(epoll, descriptor)
+    }
+
+    /// On the thread: runs the daemon of `registration` at this pass's end (a connection was added to it).
+    func runAtOnce(_ registration: ServerLoop.Registration) {
+        runAgain.append(registration)
+    }
+
     // MARK: - On the thread
 
     private func run() {
         runner.store(UInt(pthread_self()), ordering: .relaxed)
         let capacity = 64
         let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+        let events = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
         while true {
-            let ready = airlab_loop_wait(epoll, keys, Int32(capacity), waitMilliseconds())
+            let ready = airlab_loop_wait_events(epoll, keys, events, Int32(capacity), waitMilliseconds())
             for index in 0..<Int(ready) {
                 let key = keys[index]
                 if key == Self.wakeUpKey {
                     applyPending()
                 } else if let registration = daemons[key] {
                     runDaemon(registration)
+                } else if let watcher = watchers[key] {
+                    watcher(events[index])
                 }
             }
             let again = runAgain
@@ -172,14 +220,16 @@ final class LoopThread: @unchecked Sendable {
 
     private func applyPending() {
         airlab_loop_drain(wakeUp)
-        let (additions, removals, runs) = pending.withLock { pending in
+        let (additions, removals, runs, work) = pending.withLock { pending in
             defer {
                 pending.additions = []
                 pending.removals = []
                 pending.runs = []
+                pending.work = []
             }
-            return (pending.additions, pending.removals, pending.runs)
+            return (pending.additions, pending.removals, pending.runs, pending.work)
         }
+        for item in work { item() }
         for registration in additions {
             daemons[registration.key] = registration
             airlab_loop_watch(epoll, airlab_mhd_epoll_fd(registration.daemon), registration.key, true)

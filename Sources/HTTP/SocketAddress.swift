@@ -4,8 +4,12 @@ import Foundation
 struct SocketAddress {
     private var storage = sockaddr_storage()
     let isIPv6: Bool
+    let host: String
+    let port: UInt16
 
     init(_ address: String, port: UInt16) throws {
+        host = address
+        self.port = port
         var v4 = sockaddr_in()
         if inet_pton(AF_INET, address, &v4.sin_addr) == 1 {
             v4.sin_family = sa_family_t(AF_INET)
@@ -25,7 +29,38 @@ struct SocketAddress {
         throw HTTPServerError.invalidAddress(address)
     }
 
+    /// The size of the `struct sockaddr` it is.
+    var length: socklen_t {
+        socklen_t(isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+    }
+
     mutating func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>) -> Result) -> Result {
         withUnsafeBytes(of: &storage) { body($0.baseAddress!.assumingMemoryBound(to: sockaddr.self)) }
+    }
+
+    /// A peer's address as `accept` wrote it, kept to name the connection to libmicrohttpd.
+    struct Storage {
+        var storage = sockaddr_storage()
+        var length = socklen_t(0)
+
+        mutating func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
+            let length = length
+            return withUnsafeBytes(of: &storage) { body($0.baseAddress!.assumingMemoryBound(to: sockaddr.self), length) }
+        }
+    }
+
+    /// The port a listening socket is bound to: the chosen one when it asked for 0.
+    static func boundPort(of descriptor: Int32) -> UInt16 {
+        var bound = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let read = withUnsafeMutableBytes(of: &bound) { bytes in
+            getsockname(descriptor, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), &length)
+        }
+        guard read == 0 else { return 0 }
+        return withUnsafeBytes(of: &bound) { bytes in
+            let family = bytes.load(as: sockaddr.self).sa_family
+            if family == sa_family_t(AF_INET6) { return UInt16(bigEndian: bytes.load(as: sockaddr_in6.self).sin6_port) }
+            return UInt16(bigEndian: bytes.load(as: sockaddr_in.self).sin_port)
+        }
     }
 }

@@ -1,0 +1,160 @@
+import CMicroHTTPD
+import COnDemand
+import Foundation
+import Synchronization
+
+/// How a server's front treats a new connection, from its first bytes.
+public enum FrontDecision: Sendable, Equatable {
+    /// libmicrohttpd takes the socket itself: no byte passes through airlab on the way.
+    case direct
+    /// Through a relay, which may encrypt the connection later (`SecureChannel`) and speaks RTSP heads
+    /// to libmicrohttpd as HTTP (`RTSPTranslation`).
+    case relay
+    /// Not enough bytes yet to tell.
+    case undecided
+}
+
+/// The listening socket of a server whose connections may turn into something libmicrohttpd cannot read
+/// (an AirPlay 2 sender pairs, then encrypts the same connection and sends RTSP on it): the front
+/// accepts each connection, waits for its first bytes, and hands it to libmicrohttpd either as it is or
+/// through a `RelayedConnection`. Everything runs on one `LoopThread`, the daemon's own when it has no
+/// thread, so adding a connection never races its polling.
+final class ConnectionFront: @unchecked Sendable {
+    /// Connections accepted and not yet decided, at most: a peer that connects and says nothing holds
+    /// one until it is the oldest past this many.
+    static let maximumUndecided = 256
+    /// How long a connection may stay silent before the front gives up on it.
+    static let undecidedPatience: Duration = .seconds(30)
+    /// The most bytes a front looks at to decide.
+    static let peekLength = 32
+
+    let listener: Int32
+    let thread: LoopThread
+    private let decide: @Sendable ([UInt8]) -> FrontDecision
+    private let core: ServerCore
+
+    // The thread's own state.
+    private var listenerKey: UInt64 = 0
+    private var undecided: [Int32: (key: UInt64, peer: SocketAddress.Storage, since: ContinuousClock.Instant)] = [:]
+    private var relays: [ObjectIdentifier: RelayedConnection] = [:]
+    private var stopped = false
+
+    init(listener: Int32, thread: LoopThread, core: ServerCore, decide: @escaping @Sendable ([UInt8]) -> FrontDecision) {
+        self.listener = listener
+        self.thread = thread
+        self.core = core
+        self.decide = decide
+    }
+
+    /// Opens a listening socket on `address`, non-blocking; its port is `SocketAddress.port(of:)`.
+    static func listen(on address: SocketAddress) throws -> Int32 {
+        var address = address
+        let descriptor = socket(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw HTTPServerError.cannotListen(address: address.host, port: address.port) }
+        var one: Int32 = 1
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        let length = address.length
+        let bound = address.withSockaddr { bind(descriptor, $0, length) }
+        guard bound == 0, Glibc.listen(descriptor, 128) == 0 else {
+            close(descriptor)
+            throw HTTPServerError.cannotListen(address: address.host, port: address.port)
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        return descriptor
+    }
+
+    /// Starts accepting on the thread.
+    func start() {
+        thread.perform { [self] in
+            listenerKey = thread.watch(listener, reading: true, writing: false) { [self] _ in acceptAll() }
+        }
+    }
+
+    /// Closes the listening socket, the connections not yet handed over and every relay's network side,
+    /// and returns once the thread has done so. Never called from the loop thread.
+    func stop() {
+        let done = DispatchSemaphore(value: 0)
+        thread.perform { [self] in
+            stopped = true
+            thread.unwatch(listenerKey, listener)
+            close(listener)
+            for (descriptor, entry) in undecided {
+                thread.unwatch(entry.key, descriptor)
+                close(descriptor)
+            }
+            undecided = [:]
+            for relay in relays.values { relay.close() }
+            relays = [:]
+            done.signal()
+        }
+        done.wait()
+    }
+
+    // MARK: - On the thread
+
+    private func acceptAll() {
+        while !stopped {
+            var peer = SocketAddress.Storage()
+            var length = socklen_t(0)
+            let descriptor = airlab_accept(listener, &peer.storage, &length)
+            guard descriptor >= 0 else { return }
+            peer.length = length
+            dropStale()
+            let key = thread.watch(descriptor, reading: true, writing: false) { [self] _ in firstBytes(on: descriptor) }
+            undecided[descriptor] = (key, peer, .now)
+        }
+    }
+
+    /// The oldest connections that have said nothing for too long, or past the cap, go.
+    private func dropStale() {
+        let now = ContinuousClock.now
+        let stale = undecided.filter { now - $0.value.since > Self.undecidedPatience }.map(\.key)
+        var drop = Set(stale)
+        if undecided.count - drop.count >= Self.maximumUndecided,
+            let oldest = undecided.filter({ !drop.contains($0.key) }).min(by: { $0.value.since < $1.value.since })
+        {
+            drop.insert(oldest.key)
+        }
+        for descriptor in drop {
+            if let entry = undecided.removeValue(forKey: descriptor) { thread.unwatch(entry.key, descriptor) }
+            close(descriptor)
+        }
+    }
+
+    private func firstBytes(on descriptor: Int32) {
+        guard let entry = undecided[descriptor] else { return }
+        var bytes = [UInt8](repeating: 0, count: Self.peekLength)
+        let count = recv(descriptor, &bytes, bytes.count, Int32(MSG_PEEK))
+        if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+            forget(descriptor, entry.key)
+            close(descriptor)
+            return
+        }
+        guard count > 0 else { return }
+        var decision = decide(Array(bytes[..<count]))
+        if decision == .undecided, count == Self.peekLength { decision = .direct }
+        guard decision != .undecided else { return }
+        forget(descriptor, entry.key)
+        if decision == .direct {
+            core.addConnection(descriptor, peer: entry.peer, on: thread)
+            return
+        }
+        var ends: [Int32] = [-1, -1]
+        guard airlab_socket_pair(&ends) == 0 else {
+            close(descriptor)
+            return
+        }
+        let relay = RelayedConnection(network: descriptor, local: ends[0], thread: thread) { [weak self] relay in
+            self?.relays[ObjectIdentifier(relay)] = nil
+        }
+        relays[ObjectIdentifier(relay)] = relay
+        core.register(relay.channel, forLocalDescriptor: ends[1])
+        relay.start()
+        core.addConnection(ends[1], peer: entry.peer, on: thread)
+    }
+
+    private func forget(_ descriptor: Int32, _ key: UInt64) {
+        undecided[descriptor] = nil
+        thread.unwatch(key, descriptor)
+    }
+}

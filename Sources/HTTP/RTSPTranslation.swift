@@ -1,0 +1,180 @@
+/// RTSP heads on a connection libmicrohttpd serves, which reads only HTTP: an AirPlay 2 sender mixes
+/// `SETUP … RTSP/1.0` with `POST /play HTTP/1.1` on one connection, and a real receiver answers each
+/// in its own protocol. This rewrites each RTSP request line to HTTP/1.1 (an absolute `rtsp://host/…`
+/// target to its path) on the way in, and the answer to it back to `RTSP/1.0` with the request's
+/// `CSeq` on the way out; HTTP requests and their answers pass untouched.
+///
+/// It frames messages only as far as that needs: a head up to its blank line, then `Content-Length`
+/// bytes of body. What it cannot frame (a chunked request, a head over the limit) is an error and the
+/// connection is closed; an answer it cannot frame (a chunked stream) ends the translation of that
+/// direction, since nothing after it on the connection can be an RTSP answer the sender still waits for.
+public struct RTSPTranslation: Sendable {
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The longest head taken, as libmicrohttpd's connection memory allows.
+    public static let maximumHead = 16 * 1024
+    /// Requests waiting for their answers; a sender that pipelines more is refused.
+    public static let maximumPending = 64
+
+    private enum Speech: Sendable, Equatable {
+        case http(head: Bool)
+        /// The request's `CSeq`, which the answer repeats.
+        case rtsp(sequence: String?)
+    }
+
+    private struct Direction: Sendable {
+        var head: [UInt8] = []
+        var bodyLeft = 0
+        /// Past a message it could not frame: everything passes as it is.
+        var passing = false
+    }
+
+    private var inbound = Direction()
+    private var outbound = Direction()
+    private var pending: [Speech] = []
+
+    public init() {}
+
+    /// Whether any RTSP request has gone through: the sender speaks AirPlay 2's RTSP.
+    public private(set) var sawRTSP = false
+
+    /// Bytes from the sender, rewritten for libmicrohttpd.
+    public mutating func inbound(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+        var output: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if inbound.passing || inbound.bodyLeft > 0 {
+                let take = inbound.passing ? bytes.count - index : min(inbound.bodyLeft, bytes.count - index)
+                output += bytes[index..<index + take]
+                if !inbound.passing { inbound.bodyLeft -= take }
+                index += take
+                continue
+            }
+            guard let end = Self.appendHead(&inbound.head, from: bytes, at: &index) else {
+                guard inbound.head.count <= Self.maximumHead else { throw Failure(description: "a request head over \(Self.maximumHead) bytes") }
+                continue
+            }
+            _ = end
+            let head = inbound.head
+            inbound.head = []
+            let (rewritten, message) = try Self.request(head)
+            guard pending.count < Self.maximumPending else { throw Failure(description: "more than \(Self.maximumPending) requests sent ahead of their answers") }
+            pending.append(message.protocolKind)
+            if case .rtsp = message.protocolKind { sawRTSP = true }
+            inbound.bodyLeft = message.bodyLength
+            output += rewritten
+        }
+        return output
+    }
+
+    /// Bytes from libmicrohttpd, rewritten for the sender.
+    public mutating func outbound(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+        var output: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if outbound.passing || outbound.bodyLeft > 0 {
+                let take = outbound.passing ? bytes.count - index : min(outbound.bodyLeft, bytes.count - index)
+                output += bytes[index..<index + take]
+                if !outbound.passing { outbound.bodyLeft -= take }
+                index += take
+                continue
+            }
+            guard Self.appendHead(&outbound.head, from: bytes, at: &index) != nil else {
+                guard outbound.head.count <= Self.maximumHead else { throw Failure(description: "an answer head over \(Self.maximumHead) bytes") }
+                continue
+            }
+            let head = outbound.head
+            outbound.head = []
+            let lines = Self.lines(of: head)
+            guard let status = lines.first, status.hasPrefix("HTTP/1."), status.count >= 12 else {
+                throw Failure(description: "an answer that does not start with an HTTP status line")
+            }
+            let code = Int(status.dropFirst(9).prefix(3)) ?? 0
+            if (100..<200).contains(code) {
+                // An interim answer (100 Continue) answers no request yet.
+                output += head
+                continue
+            }
+            guard !pending.isEmpty else { throw Failure(description: "an answer to no request") }
+            let request = pending.removeFirst()
+            let length = Self.header("content-length", in: lines).flatMap { Int($0) }
+            if let length, length >= 0 {
+                if case .http(head: true) = request { outbound.bodyLeft = 0 } else { outbound.bodyLeft = length }
+            } else if request != .http(head: true), code != 204, code != 304 {
+                outbound.passing = true
+            }
+            guard case .rtsp(let sequence) = request else {
+                output += head
+                continue
+            }
+            var rewritten = "RTSP/1.0" + status.dropFirst(8) + "\r\n"
+            if let sequence, Self.header("cseq", in: lines) == nil { rewritten += "CSeq: \(sequence)\r\n" }
+            for line in lines.dropFirst() { rewritten += line + "\r\n" }
+            output += Array((rewritten + "\r\n").utf8)
+        }
+        return output
+    }
+
+    // MARK: - Framing
+
+    private struct Request {
+        var protocolKind: Speech
+        var bodyLength: Int
+    }
+
+    /// Moves bytes into `head` until its blank line; the index past it, or nil when it has not come yet.
+    private static func appendHead(_ head: inout [UInt8], from bytes: [UInt8], at index: inout Int) -> Int? {
+        while index < bytes.count {
+            head.append(bytes[index])
+            index += 1
+            if head.count >= 4, head[head.count - 4] == 13, head[head.count - 3] == 10, head[head.count - 2] == 13, head[head.count - 1] == 10 {
+                return index
+            }
+            if head.count > maximumHead { return nil }
+        }
+        return nil
+    }
+
+    private static func lines(of head: [UInt8]) -> [String] {
+        String(decoding: head.dropLast(4), as: UTF8.self).components(separatedBy: "\r\n")
+    }
+
+    private static func header(_ name: String, in lines: [String]) -> String? {
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == name else { continue }
+            return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
+
+    private static func request(_ head: [UInt8]) throws(Failure) -> ([UInt8], Request) {
+        var lines = lines(of: head)
+        let parts = lines[0].split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw Failure(description: "a request line that is not METHOD TARGET VERSION")
+        }
+        let method = String(parts[0])
+        if header("transfer-encoding", in: lines) != nil {
+            throw Failure(description: "a request with Transfer-Encoding, which an AirPlay connection does not use")
+        }
+        var length = 0
+        if let text = header("content-length", in: lines) {
+            guard text.count <= 12, let value = Int(text), value >= 0 else { throw Failure(description: "Content-Length '\(text)' is not a byte count") }
+            length = value
+        }
+        guard parts[2] == "RTSP/1.0" else {
+            return (head, Request(protocolKind: .http(head: method == "HEAD"), bodyLength: length))
+        }
+        var target = String(parts[1])
+        if target.lowercased().hasPrefix("rtsp://") {
+            let rest = target.dropFirst(7)
+            target = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"
+        }
+        let sequence = header("cseq", in: lines).flatMap { $0.count <= 10 && $0.allSatisfy(\.isNumber) ? $0 : nil }
+        lines[0] = "\(method) \(target) HTTP/1.1"
+        let rewritten = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+        return (rewritten, Request(protocolKind: .rtsp(sequence: sequence), bodyLength: length))
+    }
+}
