@@ -166,6 +166,7 @@ let package = Package(
         .executableTarget(name: "fuzz-calibration-samples", dependencies: ["Calibration", "FuzzReplay"], path: "Fuzz/CalibrationSamplesFuzz"),
         .executableTarget(
             name: "fuzz-session-events", dependencies: ["FuzzReplay", "Playback", "SenderProtocol", "ServerSentEvents"], path: "Fuzz/SessionEventFuzz"),
+        .executableTarget(name: "fuzz-rtsp-heads", dependencies: ["FuzzReplay", "HTTP"], path: "Fuzz/RTSPHeadsFuzz"),
 
         // MARK: - Tests
 
@@ -196,7 +197,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "fuzz-playlist", "fuzz-asset-list", "fuzz-play-request", "fuzz-set-property", "fuzz-property-list",
                 "fuzz-request-head", "fuzz-segment-probe", "fuzz-segment-analysis", "fuzz-group-scenario", "fuzz-fetch-trace", "fuzz-fault-plan",
-                "fuzz-fleet-file", "fuzz-receiver-list", "fuzz-session-events", "fuzz-calibration-samples",
+                "fuzz-fleet-file", "fuzz-receiver-list", "fuzz-session-events", "fuzz-calibration-samples", "fuzz-rtsp-heads",
             ]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CivilTime", "TestSupport", "Transport", "ServerSentEvents"]),
         /// The test origin's plan, delivery and log, and its faults seen by a real client (Transport).

@@ -1,0 +1,46 @@
+import Foundation
+import FuzzReplay
+import HTTP
+
+/// Any bytes as what an AirPlay 2 sender writes on a relayed connection (`RTSPTranslation.inbound`)
+/// or as what libmicrohttpd answers (`outbound`), by the selector's low bit, in pieces of the
+/// selector's size. Translation must never trap, and the pieces must not matter: the same bytes in one
+/// piece give the same output, or the same failure.
+func rtspHeadsFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = FuzzInput(data, size)
+    let bytes = [UInt8](input.body)
+    let outbound = input.selector & 1 == 1
+    let piece = max(1, Int(input.selector >> 1))
+    func translate(_ pieces: [[UInt8]]) -> [UInt8]? {
+        var translation = RTSPTranslation()
+        var output: [UInt8] = []
+        for piece in pieces {
+            // The answers need requests to answer: a fixed RTSP one first.
+            if outbound, output.isEmpty {
+                _ = try? translation.inbound(Array("SETUP rtsp://h/1 RTSP/1.0\r\nCSeq: 3\r\n\r\n".utf8))
+            }
+            guard let translated = try? (outbound ? translation.outbound(piece) : translation.inbound(piece)) else { return nil }
+            output += translated
+        }
+        return output
+    }
+    let whole = translate([bytes])
+    let split = translate(stride(from: 0, to: bytes.count, by: piece).map { Array(bytes[$0..<min(bytes.count, $0 + piece)]) })
+    // A failure may come at a later piece than in one piece only through bytes it had not seen: compare
+    // the outputs only when both read everything.
+    if let whole, let split, whole != split {
+        fatalError("the same bytes in pieces of \(piece) translate differently")
+    }
+    return 0
+}
+
+#if FUZZING
+// Only the fuzzing build exports the C entry point: test bundles link every executable target of the
+// package together, and two targets' replay builds would define it twice.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt { rtspHeadsFuzz(data, size) }
+#else
+@main enum Replay {
+    static func main() { FuzzReplay.main(CommandLine.arguments.dropFirst(), rtspHeadsFuzz) }
+}
+#endif
