@@ -15,6 +15,8 @@ extension PlaybackInfo {
         case string(String)
         /// `loadedTimeRanges` and `seekableTimeRanges`: one range as AVPlayerItem gives them, or none.
         case timeRanges(ClosedRange<Double>?)
+        /// `durationCMTime` and `positionCMTime`: seconds as the CMTime dictionary real receivers add.
+        case mediaTime(Double)
     }
 
     /// Takes the entries in the order `entries(into:)` gives them.
@@ -24,7 +26,10 @@ extension PlaybackInfo {
 
     /// Every entry, in ascending order of key.
     func entries(into sink: inout some EntrySink) {
-        if let duration { sink.put(.duration, .real(duration)) }
+        if let duration {
+            sink.put(.duration, .real(duration))
+            sink.put(.durationCMTime, .mediaTime(duration))
+        }
         if let groupSync {
             sink.put(.groupClockBound, .real(groupSync.clockBound))
             sink.put(.groupCorrections, .integer(Int64(groupSync.corrections)))
@@ -45,6 +50,7 @@ extension PlaybackInfo {
         sink.put(.playbackBufferFull, .boolean(!bufferEmpty && readyToPlay))
         sink.put(.playbackLikelyToKeepUp, .boolean(likelyToKeepUp))
         sink.put(.position, .real(position))
+        sink.put(.positionCMTime, .mediaTime(position))
         if let presentation { sink.put(.presentationMode, .string(presentation.mode.rawValue)) }
         sink.put(.rate, .real(rate))
         sink.put(.readyToPlay, .boolean(readyToPlay))
@@ -92,6 +98,19 @@ extension PlaybackInfo {
                 writer.real(range.lowerBound, depth: 3)
                 writer.close(.dictionary, depth: 2)
                 writer.close(.array, depth: 1)
+            case .mediaTime(let seconds):
+                // Keys sorted as `ValueSink.mediaTime` has them.
+                let time = MediaTime(seconds: seconds) ?? MediaTime(value: 0, timescale: 0, flags: 0)
+                writer.open(.dictionary, depth: 1)
+                writer.key("epoch", depth: 2)
+                writer.integer(time.epoch, depth: 2)
+                writer.key("flags", depth: 2)
+                writer.integer(Int64(time.flags), depth: 2)
+                writer.key("timescale", depth: 2)
+                writer.integer(Int64(time.timescale), depth: 2)
+                writer.key("value", depth: 2)
+                writer.integer(time.value, depth: 2)
+                writer.close(.dictionary, depth: 1)
             }
         }
     }
@@ -106,8 +125,17 @@ extension PlaybackInfo {
             case .boolean(let value): .boolean(value)
             case .string(let value): .string(value)
             case .timeRanges(let range): .array(range.map { [Self.timeRange($0)] } ?? [])
+            case .mediaTime(let seconds): Self.mediaTime(seconds)
             }
             dictionary[key.stringValue] = value
+        }
+
+        static func mediaTime(_ seconds: Double) -> XMLPropertyList {
+            let time = MediaTime(seconds: seconds) ?? MediaTime(value: 0, timescale: 0, flags: 0)
+            return .dictionary([
+                "epoch": .integer(time.epoch), "flags": .integer(Int64(time.flags)), "timescale": .integer(Int64(time.timescale)),
+                "value": .integer(time.value),
+            ])
         }
 
         static func timeRange(_ range: ClosedRange<Double>) -> XMLPropertyList {

@@ -115,7 +115,7 @@ public struct PlaybackInfo: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case duration, position, rate, readyToPlay, playbackBufferEmpty, playbackBufferFull, playbackLikelyToKeepUp
+        case duration, durationCMTime, position, positionCMTime, rate, readyToPlay, playbackBufferEmpty, playbackBufferFull, playbackLikelyToKeepUp
         case loadedTimeRanges, seekableTimeRanges
         case presentationMode, pictureInPictureSupported, pictureInPicturePossible, pictureInPictureActive, requiresLinearPlayback
         case timeControlStatus, reasonForWaitingToPlay, groupID, groupSyncError, groupClockBound, groupTime, groupCorrections

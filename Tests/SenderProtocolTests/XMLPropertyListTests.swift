@@ -12,14 +12,21 @@ private func serializationReference(_ info: PlaybackInfo) throws -> Data {
     func range(_ range: ClosedRange<Double>) -> [String: Double] {
         ["start": range.lowerBound, "duration": range.upperBound - range.lowerBound]
     }
+    // CMTime dictionaries in microseconds; a time no CMTime holds is the invalid one.
+    func mediaTime(_ seconds: Double) -> [String: Int64] {
+        let scaled = (seconds * 1e6).rounded()
+        guard scaled.isFinite, abs(scaled) < 9e15 else { return ["value": 0, "timescale": 0, "flags": 0, "epoch": 0] }
+        return ["value": Int64(scaled), "timescale": 1_000_000, "flags": 1, "epoch": 0]
+    }
     var dictionary: [String: Any] = [
-        "position": info.position, "rate": info.rate, "readyToPlay": info.readyToPlay,
+        "position": info.position, "positionCMTime": mediaTime(info.position), "rate": info.rate, "readyToPlay": info.readyToPlay,
         "playbackBufferEmpty": info.bufferEmpty, "playbackBufferFull": !info.bufferEmpty && info.readyToPlay,
         "playbackLikelyToKeepUp": info.readyToPlay && !info.bufferEmpty,
         "loadedTimeRanges": info.loaded.map { [range($0)] } ?? [], "seekableTimeRanges": info.seekable.map { [range($0)] } ?? [],
     ]
     if let duration = info.duration {
         dictionary["duration"] = duration
+        dictionary["durationCMTime"] = mediaTime(duration)
         dictionary["timeControlStatus"] = info.status.timeControl.rawValue
     }
     if let reason = info.status.waitingReason { dictionary["reasonForWaitingToPlay"] = reason.rawValue }
