@@ -177,6 +177,18 @@ struct ReceiverResponder: HTTPResponder {
                 cast.automaticallyHandlesInterstitials = automatic
                 return cast
             }
+        case .isInterestedInDateRange:
+            _ = try PropertyRequest.flag(body: request.body, contentType: contentType, property: property)
+            return plist(PropertyAnswer<JSONValue>(value: nil))
+        case .actionAtItemEnd:
+            _ = try PropertyRequest.actionAtItemEnd(body: request.body, contentType: contentType)
+            return plist(PropertyAnswer<JSONValue>(value: nil))
+        case .forwardEndTime, .reverseEndTime:
+            _ = try PropertyRequest.endTime(body: request.body, contentType: contentType, property: property)
+            return plist(PropertyAnswer<JSONValue>(value: nil))
+        case .selectedMediaArray:
+            _ = try PropertyRequest.mediaSelections(body: request.body, contentType: contentType)
+            return plist(PropertyAnswer<JSONValue>(value: nil))
         }
         guard let session = core.active else { throw ProtocolError(status: 409, "no session is playing; cast with POST /play first") }
         do throws(CastError) {

@@ -28,6 +28,12 @@ public enum SettableProperty: String, PlayerProperty {
     case presentationMode
     case interstitialEvents
     case automaticallyHandlesInterstitialEvents
+    /// What AirPlay 2 senders set after `/play` (pyatv, iOS); read and checked, not played yet.
+    case isInterestedInDateRange
+    case actionAtItemEnd
+    case forwardEndTime
+    case reverseEndTime
+    case selectedMediaArray
 
     public static let route = Route.setProperty
 }

@@ -27,6 +27,30 @@ public enum PropertyRequest {
         }
     }
 
+    /// AVPlayer.ActionAtItemEnd: 0 advance, 1 pause, 2 none.
+    public static func actionAtItemEnd(body: Data, contentType: String?) throws(ProtocolError) -> Int {
+        let read = try value(body: body, contentType: contentType, property: .actionAtItemEnd)
+        guard case .number(let number) = read.value, [0, 1, 2].contains(number) else {
+            throw ProtocolError("actionAtItemEnd must be 0 (advance), 1 (pause) or 2 (none)")
+        }
+        return Int(number)
+    }
+
+    /// `forwardEndTime` and `reverseEndTime`: a CMTime dictionary; the invalid time means none.
+    public static func endTime(body: Data, contentType: String?, property: SettableProperty) throws(ProtocolError) -> MediaTime {
+        let read = try value(body: body, contentType: contentType, property: property)
+        return try MediaTime(read.value, name: property.rawValue)
+    }
+
+    /// `selectedMediaArray`: the media selections the sender made, an array of dictionaries.
+    public static func mediaSelections(body: Data, contentType: String?) throws(ProtocolError) -> Int {
+        let read = try value(body: body, contentType: contentType, property: .selectedMediaArray)
+        guard case .array(let items) = read.value, items.allSatisfy({ if case .object = $0 { true } else { false } }) else {
+            throw ProtocolError("selectedMediaArray must be an array of dictionaries")
+        }
+        return items.count
+    }
+
     /// `setProperty?presentationMode`: `standard`, `pictureInPicture` (or `pip`) or `external`, as the
     /// value itself or as `{"mode": …}`, in a property list or JSON.
     public static func presentationMode(body: Data, contentType: String?) throws(ProtocolError) -> PresentationMode {

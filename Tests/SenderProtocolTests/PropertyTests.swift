@@ -74,7 +74,37 @@ struct PropertyTests {
             Issue.record("a readable-only property was taken for setProperty")
         } catch {
             #expect(error.status == 400)
-            #expect(error.reason == "setProperty knows presentationMode, interstitialEvents and automaticallyHandlesInterstitialEvents, not 'playbackAccessLog'")
+            #expect(
+                error.reason
+                    == "setProperty knows presentationMode, interstitialEvents, automaticallyHandlesInterstitialEvents, isInterestedInDateRange, "
+                    + "actionAtItemEnd, forwardEndTime, reverseEndTime and selectedMediaArray, not 'playbackAccessLog'")
+        }
+    }
+
+    @Test("The properties pyatv's AirPlay 2 path sets read as it sends them, and a malformed one is refused naming why")
+    func airPlay2Properties() throws {
+        func plist(_ value: Any) throws -> Data {
+            try PropertyListSerialization.data(fromPropertyList: ["value": value], format: .binary, options: 0)
+        }
+        let type = "application/x-apple-binary-plist"
+        #expect(try PropertyRequest.flag(body: plist(true), contentType: type, property: .isInterestedInDateRange))
+        #expect(try PropertyRequest.actionAtItemEnd(body: plist(0), contentType: type) == 0)
+        let none = try PropertyRequest.endTime(
+            body: plist(["flags": 0, "value": 0, "epoch": 0, "timescale": 0]), contentType: type, property: .forwardEndTime)
+        #expect(none.seconds == nil)
+        let end = try PropertyRequest.endTime(
+            body: plist(["flags": 1, "value": 90_000, "epoch": 0, "timescale": 600]), contentType: type, property: .reverseEndTime)
+        #expect(end.seconds == 150)
+        #expect(try PropertyRequest.mediaSelections(body: plist([["MediaSelectionGroupMediaType": "soun"]]), contentType: type) == 1)
+
+        #expect(throws: ProtocolError("actionAtItemEnd must be 0 (advance), 1 (pause) or 2 (none)")) {
+            try PropertyRequest.actionAtItemEnd(body: plist(7), contentType: type)
+        }
+        #expect(throws: ProtocolError("forwardEndTime.timescale must be a whole number from 0 to 2147483647")) {
+            try PropertyRequest.endTime(body: plist(["value": 1, "timescale": -5]), contentType: type, property: .forwardEndTime)
+        }
+        #expect(throws: ProtocolError("selectedMediaArray must be an array of dictionaries")) {
+            try PropertyRequest.mediaSelections(body: plist(["a"]), contentType: type)
         }
     }
 }
