@@ -34,9 +34,9 @@ let package = Package(
         /// libavformat, libavcodec, libavutil's headers; `shim.h` wraps the macros Swift cannot import.
         /// Not linked: COnDemand defines the functions Media calls and loads the libraries on first use.
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
-        /// FFmpeg's, libcurl's and libmicrohttpd's functions, forwarded to the libraries it opens the
-        /// first time one is called, so that a process that never demuxes, fetches or serves (`airlab
-        /// --help`, `playlist inspect` of a file) never loads them and the libraries they bring.
+        /// FFmpeg's, libcurl's, libmicrohttpd's and libcrypto's functions, forwarded to the libraries it opens
+        /// the first time one is called, so that a process that never demuxes, fetches, serves or pairs
+        /// (`airlab --help`, `playlist inspect` of a file) never loads them and the libraries they bring.
         .target(name: "COnDemand"),
         /// What probing learns and how it is compared and reported: media parameters, codec strings,
         /// dynamic range, comparisons, probe errors. Values only, no FFmpeg, so profiles and reports can use them.
@@ -109,6 +109,16 @@ let package = Package(
         /// with monotonic timings, connection reuse, timeouts, and pacing by each client's own token bucket,
         /// origin-limited time kept apart from receiver-limited time.
         .target(name: "Transport", dependencies: ["CCurl", "COnDemand", "OwnThreads", "ServerSentEvents"]),
+
+        // MARK: - Pairing
+
+        /// OpenSSL 3's libcrypto headers (SHA-512, HKDF, Ed25519, X25519, ChaCha20-Poly1305, BIGNUM); imported
+        /// by Cryptography only. Not linked: COnDemand defines the functions Cryptography calls and loads
+        /// libcrypto on first use.
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
+        /// The border to libcrypto: exactly the primitives HomeKit pairing needs, as Swift values; no
+        /// primitive is written by hand.
+        .target(name: "Cryptography", dependencies: ["CCrypto", "COnDemand"]),
 
         // MARK: - Processes
 
