@@ -119,6 +119,10 @@ let package = Package(
         /// The border to libcrypto: exactly the primitives HomeKit pairing needs, as Swift values; no
         /// primitive is written by hand.
         .target(name: "Cryptography", dependencies: ["CCrypto", "COnDemand"]),
+        /// HomeKit (HAP) pairing as pure state machines over Cryptography: TLV8, SRP-6a, pair-setup
+        /// (transient and PIN), pair-verify, session keys, the encrypted frames of a HAP channel, and the
+        /// device's identity key and paired controllers kept in files.
+        .target(name: "Pairing", dependencies: ["Cryptography"]),
 
         // MARK: - Processes
 
@@ -174,6 +178,8 @@ let package = Package(
         .executableTarget(name: "fuzz-fleet-file", dependencies: ["FuzzReplay", "Receiver", "Profiles"], path: "Fuzz/FleetFileFuzz"),
         .executableTarget(name: "fuzz-receiver-list", dependencies: ["FuzzReplay", "Lab"], path: "Fuzz/ReceiverListFuzz"),
         .executableTarget(name: "fuzz-calibration-samples", dependencies: ["Calibration", "FuzzReplay"], path: "Fuzz/CalibrationSamplesFuzz"),
+        .executableTarget(name: "fuzz-pairing-messages", dependencies: ["Cryptography", "FuzzReplay", "Pairing"], path: "Fuzz/PairingMessageFuzz"),
+        .executableTarget(name: "fuzz-hap-frames", dependencies: ["FuzzReplay", "Pairing"], path: "Fuzz/HAPFrameFuzz"),
         .executableTarget(
             name: "fuzz-session-events", dependencies: ["FuzzReplay", "Playback", "SenderProtocol", "ServerSentEvents"], path: "Fuzz/SessionEventFuzz"),
 
@@ -206,8 +212,11 @@ let package = Package(
             dependencies: [
                 "TestSupport", "fuzz-playlist", "fuzz-asset-list", "fuzz-play-request", "fuzz-set-property", "fuzz-property-list",
                 "fuzz-request-head", "fuzz-segment-probe", "fuzz-segment-analysis", "fuzz-group-scenario", "fuzz-fetch-trace", "fuzz-fault-plan",
-                "fuzz-fleet-file", "fuzz-receiver-list", "fuzz-session-events", "fuzz-calibration-samples",
+                "fuzz-fleet-file", "fuzz-receiver-list", "fuzz-session-events", "fuzz-calibration-samples", "fuzz-pairing-messages",
+                "fuzz-hap-frames",
             ]),
+        /// The libcrypto border, and pairing between airlab's own ends and against pyatv's HAP pieces.
+        .testTarget(name: "PairingTests", dependencies: ["Pairing", "Cryptography", "TestSupport"], exclude: ["Resources"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CivilTime", "TestSupport", "Transport", "ServerSentEvents"]),
         /// The test origin's plan, delivery and log, and its faults seen by a real client (Transport).
         .testTarget(name: "OriginTests", dependencies: ["Origin", "HLS", "Transport", "TestSupport"]),
