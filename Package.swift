@@ -216,7 +216,7 @@ let package = Package(
                 "fuzz-hap-frames",
             ]),
         /// The libcrypto border, and pairing between airlab's own ends and against pyatv's HAP pieces.
-        .testTarget(name: "PairingTests", dependencies: ["Pairing", "Cryptography", "TestSupport"], exclude: ["Resources"]),
+        .testTarget(name: "PairingTests", dependencies: ["Pairing", "Cryptography", "ChildProcess", "TestSupport"], exclude: ["Resources"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CivilTime", "TestSupport", "Transport", "ServerSentEvents"]),
         /// The test origin's plan, delivery and log, and its faults seen by a real client (Transport).
         .testTarget(name: "OriginTests", dependencies: ["Origin", "HLS", "Transport", "TestSupport"]),
