@@ -8,7 +8,7 @@ public struct PairSetupClient: Sendable {
         case notStarted
         case awaitingM2
         case awaitingM4(expectedProof: [UInt8], sessionKey: [UInt8])
-        case awaitingM6(PairSetupKeys)
+        case awaitingM6(PairSetupKeys, sessionKey: [UInt8])
         case ended
     }
 
@@ -53,7 +53,7 @@ public struct PairSetupClient: Sendable {
         switch (stage, state) {
         case (.awaitingM2, 2): return try m2(tlv)
         case (.awaitingM4(let expected, let key), 4): return try m4(tlv, expectedProof: expected, sessionKey: key)
-        case (.awaitingM6(let keys), 6): return try m6(tlv, keys)
+        case (.awaitingM6(let keys, let sessionKey), 6): return try m6(tlv, keys, sessionKey: sessionKey)
         default: throw PairingFailure("pair-setup answer", .unexpectedState(expected: expectedState, received: state))
         }
     }
@@ -107,19 +107,18 @@ public struct PairSetupClient: Sendable {
             return (keys, try PairSetupKeys.signedIdentity(identity, x: keys.controllerSign))
         }
         let encrypted = try PairingMessage.seal(inner, key: keys.encryption, nonce: "PS-Msg05")
-        stage = .awaitingM6(keys)
+        stage = .awaitingM6(keys, sessionKey: sessionKey)
         let request: TLV8 = [.state: [5], .encryptedData: encrypted]
         return (request.encoded(), .continuing)
     }
 
-    private mutating func m6(_ tlv: TLV8, _ keys: PairSetupKeys) throws(PairingFailure) -> ([UInt8]?, PairingOutcome) {
+    private mutating func m6(_ tlv: TLV8, _ keys: PairSetupKeys, sessionKey: [UInt8]) throws(PairingFailure) -> ([UInt8]?, PairingOutcome) {
         let name = "pair-setup M6"
         try Self.peerError(tlv, name)
         let sealed = try PairingMessage.require(tlv, .encryptedData, name)
         let inner = try PairingMessage.open(sealed, key: keys.encryption, nonce: "PS-Msg06", name)
         let accessory = try PairSetupKeys.verifiedPeer(inner, x: keys.accessorySign, name)
         stage = .ended
-        // The secret of a PIN pairing is not used for a channel: pair-verify makes the session's.
-        return (nil, .finished(PairingResult(sharedSecret: [], peer: accessory)))
+        return (nil, .finished(PairingResult(sharedSecret: sessionKey, peer: accessory)))
     }
 }

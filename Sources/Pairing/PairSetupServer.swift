@@ -27,9 +27,11 @@ public struct PairSetupServer: Sendable {
     /// - Parameters:
     ///   - identity: the accessory's identifier and long-term key, sent in M6.
     ///   - pin: the PIN of PIN pairing; transient pairing uses `transientPIN`.
-    ///   - refusal: when set, M1 is answered with this error and nothing else happens: `.unavailable`
-    ///     when the accessory is paired already, `.maxTries` after too many wrong PINs, `.busy` while
-    ///     another pairing is under way. The owner keeps those counts.
+    ///   - refusal: when set, an M1 of PIN pairing is answered with this error and nothing else happens:
+    ///     `.unavailable` when the accessory takes no more pairings, `.maxTries` after too many wrong
+    ///     PINs (the owner counts failures whose reason is `.srp(.wrongProof)`), `.busy` while another
+    ///     pairing is under way. Transient pairing is not refused: it adds no pairing, and its PIN is
+    ///     public.
     public init(identity: PairingIdentity, pin: String, refusal: HAPErrorCode? = nil) {
         self.identity = identity
         self.pin = pin
@@ -76,7 +78,6 @@ public struct PairSetupServer: Sendable {
 
     private mutating func m1(_ tlv: TLV8) throws(PairingFailure) -> ([UInt8], PairingOutcome) {
         let name = "pair-setup M1"
-        if let refusal { throw PairingFailure(name, .refused(refusal)) }
         let method = try PairingMessage.require(tlv, .method, name)
         guard method == [PairingMethod.pairSetup] else { throw PairingFailure(name, .invalidItem(.method, "is \(method), not pair-setup (0)")) }
         var transient = false
@@ -84,6 +85,7 @@ public struct PairSetupServer: Sendable {
             guard let value = PairingMessage.integer(flags) else { throw PairingFailure(name, .invalidItem(.flags, "is over 4 bytes")) }
             transient = value & PairingFlags.transient != 0
         }
+        if let refusal, !transient { throw PairingFailure(name, .refused(refusal)) }
         let password = transient ? Self.transientPIN : pin
         let srp = try PairingMessage.crypto(name) { try SRPServer(password: password) }
         stage = .awaitingM3(srp, transient: transient)

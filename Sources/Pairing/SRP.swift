@@ -85,8 +85,7 @@ public struct SRPServer: Sendable {
     ///   - privateKey: b, random when nil (tests fix it).
     public init(password: String, salt: [UInt8]? = nil, privateKey: [UInt8]? = nil) throws {
         let group = try SRPGroup.rfc5054Group3072()
-        var salt = try salt ?? SecureRandom.bytes(SRP.saltByteCount)
-        if salt.first == 0 { salt[0] = 1 }
+        let salt = try salt ?? Self.randomSalt()
         let x = try SRP.passwordHash(salt: salt, password: password)
         let verifier = try group.generator.power(x, modulo: group.prime)
         let b = try BigNumber(bytes: try privateKey ?? SecureRandom.bytes(SRP.privateByteCount))
@@ -96,6 +95,12 @@ public struct SRPServer: Sendable {
         self.verifier = verifier
         privateValue = b
         publicValue = try kv.adding(try group.generator.power(b, modulo: group.prime), modulo: group.prime)
+    }
+
+    private static func randomSalt() throws -> [UInt8] {
+        var salt = try SecureRandom.bytes(SRP.saltByteCount)
+        if salt[0] == 0 { salt[0] = 1 }
+        return salt
     }
 
     /// Checks the client's A and M1; on success the server's proof M2 and the session key K.

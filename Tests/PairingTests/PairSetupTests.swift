@@ -30,8 +30,11 @@ import Testing
         var server = PairSetupServer(identity: accessoryIdentity, pin: "1234")
         var client = try PairSetupClient(identity: controllerIdentity, pin: "1234", transient: false)
         let (clientOutcome, serverOutcome) = PairingFixtures.setup(&client, &server)
-        #expect(try #require(serverOutcome.result).peer == controllerIdentity.peer)
-        #expect(try #require(clientOutcome.result).peer == accessoryIdentity.peer)
+        let accessorySide = try #require(serverOutcome.result)
+        let controllerSide = try #require(clientOutcome.result)
+        #expect(accessorySide.peer == controllerIdentity.peer)
+        #expect(controllerSide.peer == accessoryIdentity.peer)
+        #expect(accessorySide.sharedSecret == controllerSide.sharedSecret)
     }
 
     @Test func aWrongPINFailsAtM4WithTheAuthenticationError() throws {
@@ -83,5 +86,9 @@ import Testing
         #expect(try TLV8.decode(answer.response) == [.state: [2], .error: [HAPErrorCode.unavailable.rawValue]])
         #expect(answer.outcome.failure?.code == .unavailable)
         #expect(client.handle(answer.response).outcome.failure?.reason == .peerError(.unavailable))
+        // Transient pairing adds no pairing, so the same accessory still takes it.
+        var transientServer = PairSetupServer(identity: try PairingFixtures.accessory(), pin: "1234", refusal: .unavailable)
+        var transientClient = try PairSetupClient(identity: try PairingFixtures.controller(), pin: PairSetupServer.transientPIN, transient: true)
+        #expect(PairingFixtures.setup(&transientClient, &transientServer).server.result != nil)
     }
 }
