@@ -1,3 +1,4 @@
+import Cryptography
 import Pairing
 import Testing
 
@@ -75,5 +76,23 @@ import Testing
         }
         var reordered = HAPFrameOpener(key: Self.key)
         #expect(throws: HAPFrameError.self) { try reordered.open(second + first) }
+    }
+
+    @Test func theControllerWritesWithControlWriteAndReadsEventsWithEventsWrite() throws {
+        let secret = [UInt8](repeating: 3, count: 64)
+        func key(_ salt: String, _ info: String) throws -> [UInt8] { try HKDF.sha512(secret: secret, salt: salt, info: info) }
+        let control = try HAPChannel.controlKeys(sharedSecret: secret)
+        #expect(control.controllerToAccessory == (try key("Control-Salt", "Control-Write-Encryption-Key")))
+        #expect(control.accessoryToController == (try key("Control-Salt", "Control-Read-Encryption-Key")))
+        let events = try HAPChannel.eventKeys(sharedSecret: secret)
+        #expect(events.controllerToAccessory == (try key("Events-Salt", "Events-Read-Encryption-Key")))
+        #expect(events.accessoryToController == (try key("Events-Salt", "Events-Write-Encryption-Key")))
+
+        var controller = try HAPChannel.control(sharedSecret: secret, role: .controller)
+        var accessoryReader = HAPFrameOpener(key: try key("Control-Salt", "Control-Write-Encryption-Key"))
+        #expect(try accessoryReader.open(try controller.sealer.seal([1])) == [[1]])
+        var accessory = try HAPChannel.events(sharedSecret: secret, role: .accessory)
+        var controllerReader = HAPFrameOpener(key: try key("Events-Salt", "Events-Write-Encryption-Key"))
+        #expect(try controllerReader.open(try accessory.sealer.seal([2])) == [[2]])
     }
 }
