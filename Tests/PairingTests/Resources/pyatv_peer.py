@@ -19,6 +19,7 @@ import sys
 
 from pyatv.auth.hap_session import HAPSession
 from pyatv.auth.hap_srp import SRPAuthHandler
+from pyatv.auth.hap_tlv8 import TlvValue, read_tlv
 from pyatv.protocols.airplay.auth.hap_transient import AirPlayHapTransientPairVerifyProcedure
 from pyatv.protocols.airplay.server_auth import BaseAirPlayServerAuth
 from pyatv.support.http import HttpRequest
@@ -59,16 +60,25 @@ class LineHttp:
         def __init__(self, body: bytes) -> None:
             self.body = body
 
+    answers = []
+
     async def post(self, path, body=None, headers=None):
         if path == "/pair-pin-start":
             return self.Response(b"")
         send(body.hex())
-        return self.Response(binascii.unhexlify(receive()))
+        self.answers.append(binascii.unhexlify(receive()))
+        return self.Response(self.answers[-1])
 
 
 def client_transient() -> None:
-    procedure = AirPlayHapTransientPairVerifyProcedure(LineHttp(), SRPAuthHandler())
+    http = LineHttp()
+    handler = SRPAuthHandler()
+    procedure = AirPlayHapTransientPairVerifyProcedure(http, handler)
     asyncio.run(procedure.verify_credentials())
+    # pyatv's procedure never reads M4; the proof in it must still be the one srptools expects.
+    m4 = read_tlv(http.answers[-1])
+    if m4.get(TlvValue.Proof) != binascii.unhexlify(handler._session.key_proof_hash):
+        sys.exit("M4 does not carry the server proof srptools computes: " + str(m4))
     # The keys pyatv's AirPlay 2 control channel uses (protocols/airplay/auth: CONTROL_*).
     output_key, input_key = procedure.encryption_keys(
         "Control-Salt", "Control-Write-Encryption-Key", "Control-Read-Encryption-Key"
