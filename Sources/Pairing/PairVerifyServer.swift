@@ -13,7 +13,6 @@ public struct PairVerifyServer: Sendable {
 
     private let identity: PairingIdentity
     private let controller: @Sendable (String) -> Ed25519PublicKey?
-    private let ephemeral: @Sendable () throws -> X25519PrivateKey
     private var stage = Stage.awaitingM1
 
     /// - Parameters:
@@ -21,16 +20,8 @@ public struct PairVerifyServer: Sendable {
     ///   - controller: the long-term public key of a paired controller by its identifier, nil when it
     ///     never paired (a `PairingStore` answers this).
     public init(identity: PairingIdentity, controller: @escaping @Sendable (String) -> Ed25519PublicKey?) {
-        self.init(identity: identity, controller: controller, ephemeral: { try X25519PrivateKey() })
-    }
-
-    init(
-        identity: PairingIdentity, controller: @escaping @Sendable (String) -> Ed25519PublicKey?,
-        ephemeral: @escaping @Sendable () throws -> X25519PrivateKey
-    ) {
         self.identity = identity
         self.controller = controller
-        self.ephemeral = ephemeral
     }
 
     /// The answer to one request body, and where the exchange stands.
@@ -66,9 +57,8 @@ public struct PairVerifyServer: Sendable {
         let name = "pair-verify M1"
         let controllerPublic = try PairingMessage.require(tlv, .publicKey, count: 32, name)
         let identity = self.identity
-        let ephemeral = self.ephemeral
         let (secret, key, accessoryPublic, inner) = try PairingMessage.crypto(name) { () throws -> ([UInt8], [UInt8], [UInt8], TLV8) in
-            let own = try ephemeral()
+            let own = try X25519PrivateKey()
             let secret = try own.sharedSecret(with: controllerPublic)
             let key = try HKDF.sha512(secret: secret, salt: "Pair-Verify-Encrypt-Salt", info: "Pair-Verify-Encrypt-Info")
             let identifier = Array(identity.identifier.utf8)
