@@ -62,7 +62,10 @@
     X(int, BN_mod_add, (BIGNUM *r, const BIGNUM *a, const BIGNUM *b, const BIGNUM *m, BN_CTX *ctx), (r, a, b, m, ctx)) \
     X(int, BN_mod_sub, (BIGNUM *r, const BIGNUM *a, const BIGNUM *b, const BIGNUM *m, BN_CTX *ctx), (r, a, b, m, ctx)) \
     X(int, BN_mod_mul, (BIGNUM *r, const BIGNUM *a, const BIGNUM *b, const BIGNUM *m, BN_CTX *ctx), (r, a, b, m, ctx)) \
-    X(int, BN_mod_exp, (BIGNUM *r, const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx), (r, a, p, m, ctx))
+    X(int, BN_mod_exp, (BIGNUM *r, const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx), (r, a, p, m, ctx)) \
+    X(int, BN_mod_exp_mont_consttime, \
+        (BIGNUM *rr, const BIGNUM *a, const BIGNUM *p, const BIGNUM *m, BN_CTX *ctx, BN_MONT_CTX *in_mont), (rr, a, p, m, ctx, in_mont)) \
+    X(int, BN_is_odd, (const BIGNUM *a), (a))
 
 #define CRYPTO_PROCEDURES(X) \
     X(EVP_PKEY_CTX_free, (EVP_PKEY_CTX *ctx), (ctx)) \

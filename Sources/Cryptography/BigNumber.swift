@@ -52,9 +52,16 @@ public final class BigNumber: @unchecked Sendable {
     /// -1, 0 or 1 as this number is below, equal to or above `other`.
     public func compare(_ other: BigNumber) -> Int { Int(BN_cmp(pointer, other.pointer)) }
 
-    /// self ^ exponent mod modulus.
+    /// self ^ exponent mod modulus; in constant time when the modulus is odd (SRP's prime is), since
+    /// SRP's exponents are its secrets (the private values, the password hash).
     public func power(_ exponent: BigNumber, modulo modulus: BigNumber) throws -> BigNumber {
-        try make("modular exponentiation") { result, context in BN_mod_exp(result, pointer, exponent.pointer, modulus.pointer, context) }
+        guard !modulus.isZero else { throw CryptographyError("modular exponentiation", "the modulus is zero") }
+        if BN_is_odd(modulus.pointer) == 1 {
+            return try make("modular exponentiation") { result, context in
+                BN_mod_exp_mont_consttime(result, pointer, exponent.pointer, modulus.pointer, context, nil)
+            }
+        }
+        return try make("modular exponentiation") { result, context in BN_mod_exp(result, pointer, exponent.pointer, modulus.pointer, context) }
     }
 
     /// self × other mod modulus.

@@ -76,6 +76,8 @@ import Testing
         let five = try BigNumber(5)
         let thirteen = try BigNumber(13)
         #expect(try seven.power(five, modulo: thirteen).bytes == [11])  // 7^5 = 16807 = 13·1292 + 11
+        #expect(try seven.power(five, modulo: BigNumber(10)).bytes == [7])  // an even modulus: 16807 mod 10
+        #expect(try thirteen.power(five, modulo: seven).bytes == [6])  // a base above the modulus: 6^5 mod 7
         #expect(try seven.multiplied(by: five, modulo: thirteen).bytes == [9])
         #expect(try seven.adding(thirteen, modulo: five).isZero)
         #expect(try five.subtracting(seven, modulo: thirteen).bytes == [11])
