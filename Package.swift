@@ -34,9 +34,9 @@ let package = Package(
         /// libavformat, libavcodec, libavutil's headers; `shim.h` wraps the macros Swift cannot import.
         /// Not linked: COnDemand defines the functions Media calls and loads the libraries on first use.
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
-        /// FFmpeg's, libcurl's and libmicrohttpd's functions, forwarded to the libraries it opens the
-        /// first time one is called, so that a process that never demuxes, fetches or serves (`airlab
-        /// --help`, `playlist inspect` of a file) never loads them and the libraries they bring.
+        /// FFmpeg's, libcurl's, libmicrohttpd's and libcrypto's functions, forwarded to the libraries it opens
+        /// the first time one is called, so that a process that never demuxes, fetches, serves or pairs
+        /// (`airlab --help`, `playlist inspect` of a file) never loads them and the libraries they bring.
         .target(name: "COnDemand"),
         /// What probing learns and how it is compared and reported: media parameters, codec strings,
         /// dynamic range, comparisons, probe errors. Values only, no FFmpeg, so profiles and reports can use them.
@@ -110,6 +110,20 @@ let package = Package(
         /// origin-limited time kept apart from receiver-limited time.
         .target(name: "Transport", dependencies: ["CCurl", "COnDemand", "OwnThreads", "ServerSentEvents"]),
 
+        // MARK: - Pairing
+
+        /// OpenSSL 3's libcrypto headers (SHA-512, HKDF, Ed25519, X25519, ChaCha20-Poly1305, BIGNUM); imported
+        /// by Cryptography only. Not linked: COnDemand defines the functions Cryptography calls and loads
+        /// libcrypto on first use.
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
+        /// The border to libcrypto: exactly the primitives HomeKit pairing needs, as Swift values; no
+        /// primitive is written by hand.
+        .target(name: "Cryptography", dependencies: ["CCrypto", "COnDemand"]),
+        /// HomeKit (HAP) pairing as pure state machines over Cryptography: TLV8, SRP-6a, pair-setup
+        /// (transient and PIN), pair-verify, session keys, the encrypted frames of a HAP channel, and the
+        /// device's identity key and paired controllers kept in files.
+        .target(name: "Pairing", dependencies: ["Cryptography"]),
+
         // MARK: - Processes
 
         /// Child processes started with posix_spawn: clean signal mask, no inherited descriptors, reaped by pid.
@@ -164,6 +178,8 @@ let package = Package(
         .executableTarget(name: "fuzz-fleet-file", dependencies: ["FuzzReplay", "Receiver", "Profiles"], path: "Fuzz/FleetFileFuzz"),
         .executableTarget(name: "fuzz-receiver-list", dependencies: ["FuzzReplay", "Lab"], path: "Fuzz/ReceiverListFuzz"),
         .executableTarget(name: "fuzz-calibration-samples", dependencies: ["Calibration", "FuzzReplay"], path: "Fuzz/CalibrationSamplesFuzz"),
+        .executableTarget(name: "fuzz-pairing-messages", dependencies: ["Cryptography", "FuzzReplay", "Pairing"], path: "Fuzz/PairingMessageFuzz"),
+        .executableTarget(name: "fuzz-hap-frames", dependencies: ["FuzzReplay", "Pairing"], path: "Fuzz/HAPFrameFuzz"),
         .executableTarget(
             name: "fuzz-session-events", dependencies: ["FuzzReplay", "Playback", "SenderProtocol", "ServerSentEvents"], path: "Fuzz/SessionEventFuzz"),
         .executableTarget(name: "fuzz-rtsp-heads", dependencies: ["FuzzReplay", "HTTP"], path: "Fuzz/RTSPHeadsFuzz"),
@@ -198,7 +214,10 @@ let package = Package(
                 "TestSupport", "fuzz-playlist", "fuzz-asset-list", "fuzz-play-request", "fuzz-set-property", "fuzz-property-list",
                 "fuzz-request-head", "fuzz-segment-probe", "fuzz-segment-analysis", "fuzz-group-scenario", "fuzz-fetch-trace", "fuzz-fault-plan",
                 "fuzz-fleet-file", "fuzz-receiver-list", "fuzz-session-events", "fuzz-calibration-samples", "fuzz-rtsp-heads",
+                "fuzz-pairing-messages", "fuzz-hap-frames",
             ]),
+        /// The libcrypto border, and pairing between airlab's own ends and against pyatv's HAP pieces.
+        .testTarget(name: "PairingTests", dependencies: ["Pairing", "Cryptography", "ChildProcess", "TestSupport"], exclude: ["Resources"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CivilTime", "TestSupport", "Transport", "ServerSentEvents"]),
         /// The test origin's plan, delivery and log, and its faults seen by a real client (Transport).
         .testTarget(name: "OriginTests", dependencies: ["Origin", "HLS", "Transport", "TestSupport"]),

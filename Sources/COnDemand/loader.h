@@ -1,10 +1,10 @@
-// What ffmpeg.c, curl.c and microhttpd.c share: the forwarding functions and the loading
+// What ffmpeg.c, curl.c, microhttpd.c and crypto.c share: the forwarding functions and the loading
 // behind them.
 //
 // Linked directly, a library and everything it needs are mapped and relocated by the dynamic loader
 // before main, whether the process uses them or not: FFmpeg brings about a hundred libraries (the
 // codecs' own), libcurl thirty (TLS, Kerberos, LDAP, SSH, ...), libmicrohttpd GnuTLS and a dozen
-// more, and GnuTLS initialises itself as it loads: together most of the start-up
+// more, and GnuTLS and libcrypto initialise themselves as they load: together most of the start-up
 // time of an `airlab --help` that uses none of them. So the binaries do not link them. Each function
 // the Swift code calls is defined here with the prototype of the library's own header (the compiler
 // checks the two agree) and forwards to the real one, found with dlopen and dlsym the first time any

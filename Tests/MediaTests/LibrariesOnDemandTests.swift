@@ -3,9 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// FFmpeg's libraries, libcurl and libmicrohttpd come into a process only when it first demuxes,
-/// fetches or serves (COnDemand), so that commands that do none of these start without the libraries
-/// they bring (libcurl's libcrypto among them).
+/// FFmpeg's libraries, libcurl, libmicrohttpd and libcrypto come into a process only when it first
+/// demuxes, fetches, serves or pairs (COnDemand), so that commands that do none of these start without
+/// the libraries they bring.
 @Suite("C libraries loaded on first use")
 struct LibrariesOnDemandTests {
     /// The libraries the dynamic loader opened for one run of `airlab ARGUMENTS`, from its own trace.
@@ -56,4 +56,9 @@ struct LibrariesOnDemandTests {
         #expect(try Self.mappedFiles().contains("libmicrohttpd.so"))
     }
 
+    @Test("The first call loads libcrypto, and every function Cryptography calls is found")
+    func cryptoOnFirstUse() throws {
+        #expect(COnDemand_cryptoFailure() == nil)
+        #expect(try Self.mappedFiles().contains("libcrypto.so"))
+    }
 }

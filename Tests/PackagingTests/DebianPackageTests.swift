@@ -103,7 +103,7 @@ struct DebianPackageTests {
     /// Depends names the Debian packages of the libraries the binaries load, and the control file no toolchain path.
     private func control(_ package: URL) async throws {
         let depends = try await runTool(try #require(dpkgDeb), ["-f", package.path, "Depends"]).stdout
-        for library in ["libavformat", "libavahi-client", "libmicrohttpd", "libcurl", "libc6"] {
+        for library in ["libavformat", "libavahi-client", "libmicrohttpd", "libcurl", "libssl", "libc6"] {
             #expect(depends.contains(library), "Depends: \(depends)")
         }
         let control = try await runTool(try #require(dpkgDeb), ["-I", package.path, "control"]).stdout

@@ -1,6 +1,6 @@
 // C libraries opened the first time one of their functions is called instead of when the process
-// starts: FFmpeg (ffmpeg.c), libcurl (curl.c) and libmicrohttpd (microhttpd.c). See loader.h for why
-// and how.
+// starts: FFmpeg (ffmpeg.c), libcurl (curl.c), libmicrohttpd (microhttpd.c) and OpenSSL's libcrypto
+// (crypto.c). See loader.h for why and how.
 #ifndef AIRLAB_CONDEMAND_H
 #define AIRLAB_CONDEMAND_H
 
@@ -15,5 +15,9 @@ const char *COnDemand_curlFailure(void);
 
 /// The same for libmicrohttpd and the functions HTTP calls; HTTP asks before a server starts.
 const char *COnDemand_microhttpdFailure(void);
+
+/// The same for libcrypto and the functions Cryptography calls for pairing; Cryptography asks before
+/// its first call.
+const char *COnDemand_cryptoFailure(void);
 
 #endif
