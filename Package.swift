@@ -133,7 +133,7 @@ let package = Package(
 
         /// One or many emulated receivers: sessions on the shared driver's scaled real clock (one per
         /// fleet), the sender protocol's routes, events, stored reports, metrics.
-        .target(name: "Receiver", dependencies: ["HTTP", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Loading", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText", "ServerSentEvents"]),
+        .target(name: "Receiver", dependencies: ["HTTP", "Pairing", "Cryptography", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Loading", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText", "ServerSentEvents"]),
 
         // MARK: - The sender side
 

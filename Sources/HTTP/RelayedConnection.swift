@@ -12,7 +12,7 @@ final class RelayedConnection {
 
     let network: Int32
     let local: Int32
-    let channel = SecureChannel()
+    let channel: SecureChannel
     private unowned let thread: LoopThread
     private let onClose: (RelayedConnection) -> Void
     private var translation = RTSPTranslation()
@@ -23,7 +23,8 @@ final class RelayedConnection {
     private var localKey: UInt64 = 0
     private var closed = false
 
-    init(network: Int32, local: Int32, thread: LoopThread, onClose: @escaping (RelayedConnection) -> Void) {
+    init(network: Int32, local: Int32, peer: String, thread: LoopThread, onClose: @escaping (RelayedConnection) -> Void) {
+        channel = SecureChannel(peer: peer)
         self.network = network
         self.local = local
         self.thread = thread
@@ -84,7 +85,7 @@ final class RelayedConnection {
                 do {
                     let plaintext = try translation.outbound(bytes)
                     if var sealing = cipher {
-                        toNetwork += sealing.seal(plaintext)
+                        toNetwork += try sealing.seal(plaintext)
                         cipher = sealing
                     } else {
                         toNetwork += plaintext

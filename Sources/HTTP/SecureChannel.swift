@@ -5,7 +5,7 @@ import Synchronization
 /// the connection.
 public protocol ConnectionCipher: Sendable {
     mutating func open(_ wire: [UInt8]) throws -> [UInt8]
-    mutating func seal(_ plaintext: [UInt8]) -> [UInt8]
+    mutating func seal(_ plaintext: [UInt8]) throws -> [UInt8]
 }
 
 /// A relayed connection as a handler sees it (`HTTPRequest.channel`): it can switch the connection to a
@@ -13,8 +13,12 @@ public protocol ConnectionCipher: Sendable {
 public final class SecureChannel: Sendable {
     private let pending = Mutex<(any ConnectionCipher)?>(nil)
     private let encrypted = Atomic(false)
+    /// The sender's numeric address, for counting what it does (wrong PINs) across its connections.
+    public let peer: String
 
-    init() {}
+    init(peer: String) {
+        self.peer = peer
+    }
 
     /// Encrypts the connection from the sender's next bytes on, both ways. The answer being written now
     /// still goes out in the clear, as the protocol has it: the sender switches once it has read it.

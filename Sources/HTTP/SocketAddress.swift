@@ -43,6 +43,25 @@ struct SocketAddress {
         var storage = sockaddr_storage()
         var length = socklen_t(0)
 
+        /// The numeric address, without the port; "" when it is neither IPv4 nor IPv6.
+        var host: String {
+            var storage = storage
+            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+            return withUnsafeBytes(of: &storage) { bytes -> String in
+                switch Int32(bytes.load(as: sockaddr.self).sa_family) {
+                case AF_INET:
+                    var address = bytes.load(as: sockaddr_in.self).sin_addr
+                    guard inet_ntop(AF_INET, &address, &text, socklen_t(text.count)) != nil else { return "" }
+                case AF_INET6:
+                    var address = bytes.load(as: sockaddr_in6.self).sin6_addr
+                    guard inet_ntop(AF_INET6, &address, &text, socklen_t(text.count)) != nil else { return "" }
+                default:
+                    return ""
+                }
+                return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+        }
+
         mutating func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
             let length = length
             return withUnsafeBytes(of: &storage) { body($0.baseAddress!.assumingMemoryBound(to: sockaddr.self), length) }

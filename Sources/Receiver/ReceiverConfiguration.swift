@@ -19,6 +19,8 @@ public struct ReceiverConfiguration: Sendable {
     public var stateDirectory: URL?
     /// HTTP Digest password (realm and user `AirPlay`); nil serves without one.
     public var password: String?
+    /// The PIN an AirPlay 2 receiver pairs with for good (`--pin`); nil: four random digits, logged.
+    public var pin: String?
     /// Whether `/play` may name `file:` URLs and paths; otherwise only http and https are fetched.
     public var allowsFileURLs: Bool
     /// Seed of the latency draws when the sender gives none.
@@ -77,8 +79,21 @@ public struct ReceiverConfiguration: Sendable {
 
     /// What its HTTP server listens on and the limits it keeps.
     var http: HTTPServerConfiguration {
-        HTTPServerConfiguration(
+        var http = HTTPServerConfiguration(
             address: address, port: port, connectionLimit: maxConnections, requestTimeoutSeconds: requestTimeout,
             idleTimeoutSeconds: idleTimeout, polling: polling)
+        // An AirPlay 2 device pairs and then encrypts the connection it paired on: its server relays
+        // those connections (and only those) to be able to switch them.
+        if profile.device.isAirPlay2 { http.front = Self.pairsFirst }
+        return http
+    }
+
+    /// Connections that start by pairing (or by asking for the device record, as an iPhone does before
+    /// it pairs on the same connection) are relayed; every other goes to libmicrohttpd directly.
+    static let pairsFirst: @Sendable ([UInt8]) -> FrontDecision = { bytes in
+        let markers = ["POST /pair-", "GET /info "].map { Array($0.utf8) }
+        if markers.contains(where: { bytes.starts(with: $0) }) { return .relay }
+        if markers.contains(where: { $0.starts(with: bytes) }) { return .undecided }
+        return .direct
     }
 }

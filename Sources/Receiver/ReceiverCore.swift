@@ -28,6 +28,10 @@ final class ReceiverCore: Sendable {
     let groups: GroupHost
     /// Warnings for the log (a report that could not be written); read by whoever logs.
     let log: @Sendable (String) -> Void
+    /// An AirPlay 2 receiver's pairing: its identity, PIN and paired controllers; nil for AirPlay 1.
+    let pairing: ReceiverPairing?
+    /// The port of the event channel an AirPlay 2 sender connects to after SETUP, opened at the first.
+    private let eventChannel = Mutex<SideChannelServer?>(nil)
 
     private struct Sessions {
         var current: PlaybackSession?
@@ -67,7 +71,19 @@ final class ReceiverCore: Sendable {
             metrics.countGroupListenersDropped(count)
             log("group \(group): dropped \(count) listener(s) whose queue was full (they read too slowly)")
         }
-        identity = configuration.identity
+        var identity = configuration.identity
+        if configuration.profile.device.isAirPlay2 {
+            do {
+                let pairing = try ReceiverPairing(deviceID: identity.deviceID, folder: configuration.stateDirectory, pin: configuration.pin)
+                identity.publicKey = pairing.publicKey
+                self.pairing = pairing
+            } catch {
+                throw ReceiverError("\(configuration.name): the pairing identity cannot be kept: \(error)")
+            }
+        } else {
+            pairing = nil
+        }
+        self.identity = identity
         serverInfoDocument = identity.serverInfo.propertyList()
         infoDocument = identity.deviceInfo.propertyList()
         store = try SessionStore(directory: configuration.stateDirectory)
@@ -243,7 +259,27 @@ final class ReceiverCore: Sendable {
     // MARK: - Connections
 
     /// A TCP connection closed: a legacy sender leaving ends the session its /play started.
+    /// The event channel's port, opened the first time a sender asks (RTSP SETUP).
+    func eventChannelPort() throws(ProtocolError) -> UInt16 {
+        try eventChannel.withLock { channel throws(ProtocolError) in
+            if let channel { return channel.port }
+            do {
+                let opened = try SideChannelServer(address: configuration.address)
+                channel = opened
+                return opened.port
+            } catch {
+                throw ProtocolError(status: 500, "the event channel cannot be opened: \(error)")
+            }
+        }
+    }
+
+    /// Closes the event channel's connections (RTSP TEARDOWN).
+    func closeEventChannel() {
+        eventChannel.withLock { $0 }?.closeConnections()
+    }
+
     func connectionClosed(_ connection: HTTPConnectionID) {
+        pairing?.connectionClosed(connection)
         let left = sessions.withLock { sessions -> PlaybackSession? in
             if sessions.loading[connection] != nil { sessions.loading[connection] = true }
             return sessions.current.flatMap { $0.connection == connection ? $0 : nil }
@@ -264,5 +300,6 @@ final class ReceiverCore: Sendable {
         store.flush()
         groups.closeAll()
         hub.closeAll()
+        eventChannel.withLock { $0 }?.stop()
     }
 }

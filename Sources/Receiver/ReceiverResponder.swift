@@ -78,6 +78,7 @@ struct ReceiverResponder: HTTPResponder {
     // MARK: - Routing
 
     private func route(_ request: HTTPRequest) async throws(ProtocolError) -> HTTPResponse {
+        if let method = RTSPMethod(rawValue: request.method) { return try rtsp(method, request) }
         guard let route = Route(path: request.path) else {
             throw ProtocolError(status: 404, "no endpoint \(request.path); this receiver serves \(Route.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -101,6 +102,8 @@ struct ReceiverResponder: HTTPResponder {
         case .events: return events()
         case .sessions: return sessionList()
         case .groups, .group: return try await core.groups.respond(to: request)
+        case .pairPinStart, .pairSetup, .pairVerify: return try pair(route, request)
+        case .feedback: return HTTPResponse(status: 200)
         default:
             // The reads the polling thread answers (`immediateResponse`) reach here only if it did not;
             // the command routes were answered above.
@@ -112,8 +115,15 @@ struct ReceiverResponder: HTTPResponder {
         let play = try PlayRequest.decode(
             body: request.body, contentType: request.headers["Content-Type"], sessionHeader: request.headers["X-Apple-Session-ID"])
         let form = PlayRequest.form(of: request.body, contentType: request.headers["Content-Type"])
-        let origin = CastOrigin(path: .airPlay1, pairing: .none, body: form, userAgent: request.headers["User-Agent"], restrictions: play.restrictions)
+        let paired = core.pairing?.pairing(of: request.connection)
+        let origin = CastOrigin(
+            path: paired == nil ? .airPlay1 : .airPlay2, pairing: paired ?? .none, body: form, userAgent: request.headers["User-Agent"],
+            restrictions: play.restrictions)
         let session = try await core.play(play, connection: request.connection, origin: origin)
+        if origin.path == .airPlay2 {
+            // tvOS loads an AirPlay 2 cast paused and plays at the sender's POST /rate?value=1.
+            _ = session.handle(.setRate(0))
+        }
         guard form == .json else {
             return HTTPResponse(status: 200)
         }

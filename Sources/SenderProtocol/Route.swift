@@ -5,6 +5,12 @@ public enum Route: String, CaseIterable, Sendable {
     case serverInfo = "/server-info"
     /// The device record as a binary property list, which AirPlay 2 senders read before pairing.
     case info = "/info"
+    /// AirPlay 2 pairing (docs/pairing.md): the PIN shown, pair-setup, pair-verify; TLV8 bodies.
+    case pairPinStart = "/pair-pin-start"
+    case pairSetup = "/pair-setup"
+    case pairVerify = "/pair-verify"
+    /// The AirPlay 2 sender's heartbeat, every 2 s, in RTSP.
+    case feedback = "/feedback"
     case play = "/play"
     case scrub = "/scrub"
     case rate = "/rate"
@@ -29,7 +35,7 @@ public enum Route: String, CaseIterable, Sendable {
         case .serverInfo, .info, .playbackInfo, .events, .sessions, .session, .metrics: ["GET"]
         case .groups: ["GET", "POST"]
         case .group: ["GET", "POST", "DELETE"]
-        case .play, .rate, .stop, .reverse: ["POST"]
+        case .play, .rate, .stop, .reverse, .pairPinStart, .pairSetup, .pairVerify, .feedback: ["POST"]
         case .scrub: ["GET", "POST"]
         case .setProperty: ["PUT", "POST"]
         case .getProperty: ["POST", "GET"]

@@ -220,6 +220,9 @@ struct WireVocabularyTests {
             case .serverInfo, .info, .playbackInfo, .events, .sessions, .metrics:
                 // No parameters: the path alone.
                 #expect(Route(path: route.path()) == route)
+            case .pairPinStart, .pairSetup, .pairVerify, .feedback:
+                // The path alone; the pairing bodies are TLV8, which Pairing writes and reads on both ends.
+                #expect(Route(path: route.path()) == route && route.methods == ["POST"])
             case .scrub, .rate, .stop:
                 // GET /scrub asks for the position; a POST carries a command, with what it needs in its query.
                 #expect(Route(path: route.path()) == route)

@@ -1,0 +1,59 @@
+import Foundation
+import HTTP
+import SenderProtocol
+
+/// The AirPlay 2 routes of a receiver whose device pairs (docs/pairing.md): pairing on the plain
+/// connection, then RTSP and the video routes on the encrypted one.
+extension ReceiverResponder {
+    static let binaryPlistType = "application/x-apple-binary-plist"
+    static let tlvType = "application/octet-stream"
+
+    /// The pairing routes; a 404 on a receiver whose device does not pair.
+    func pair(_ route: Route, _ request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
+        guard let pairing = core.pairing else {
+            throw ProtocolError(status: 404, "\(core.configuration.name) is an AirPlay 1 device: it does not pair")
+        }
+        let peer = request.channel?.peer ?? "a sender"
+        let exchange: (answer: [UInt8], log: String?)
+        switch route {
+        case .pairPinStart:
+            // A real receiver shows its PIN now; airlabd logs it.
+            core.log("\(core.configuration.name): pairing PIN \(pairing.pin) asked for by \(peer)")
+            return HTTPResponse(status: 200)
+        case .pairSetup:
+            exchange = pairing.pairSetup([UInt8](request.body), on: request.connection, channel: request.channel, peer: peer)
+        default:
+            exchange = pairing.pairVerify([UInt8](request.body), on: request.connection, channel: request.channel)
+        }
+        if let line = exchange.log { core.log("\(core.configuration.name): \(line)") }
+        return HTTPResponse(status: 200, headers: ["Content-Type": Self.tlvType], body: Data(exchange.answer))
+    }
+
+    /// An RTSP method: only on a paired (encrypted) connection, as real receivers take them.
+    func rtsp(_ method: RTSPMethod, _ request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
+        guard core.pairing != nil else {
+            throw ProtocolError(status: 404, "\(core.configuration.name) is an AirPlay 1 device: it takes no \(method.rawValue)")
+        }
+        if method == .options {
+            return HTTPResponse(status: 200, headers: ["Public": RTSPMethod.publicList])
+        }
+        guard request.channel?.isEncrypted == true else {
+            throw ProtocolError(status: 403, "\(method.rawValue) needs a paired connection: pair-setup (transient or with the PIN) or pair-verify first")
+        }
+        switch method {
+        case .setup:
+            let setup = try StreamSetup.decode(request.body)
+            guard setup.streamCount == 0 else {
+                throw ProtocolError(status: 501, "audio streams (RAOP) are not emulated; airlab receives video casts by URL")
+            }
+            let port = try core.eventChannelPort()
+            return HTTPResponse(status: 200, headers: ["Content-Type": Self.binaryPlistType], body: StreamSetup.answer(eventPort: port))
+        case .teardown:
+            core.closeEventChannel()
+            core.active?.end(reason: "stopped by the sender (TEARDOWN)")
+            return HTTPResponse(status: 200)
+        case .record, .flush, .getParameter, .setParameter, .options:
+            return HTTPResponse(status: 200)
+        }
+    }
+}
