@@ -224,7 +224,7 @@ let package = Package(
         /// The token bucket and the time ledger, paced transfers against the test origin, and the requests,
         /// event streams and kept connections of the sender's side against the HTTP server and hostile peers.
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP", "Origin", "TestSupport", "Profiles", "ServerSentEvents"]),
-        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "HLS", "Origin", "TestSupport", "airlab", "airlabd", "Playback", "Profiles", "Sessions"]),
+        .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "Pairing", "Cryptography", "HLS", "Origin", "TestSupport", "airlab", "airlabd", "Playback", "Profiles", "Sessions"]),
         /// Checks the units in deploy/systemd/ with systemd-analyze, against the rules they must keep and
         /// against the options the built airlabd takes.
         .testTarget(name: "SystemdUnitTests", dependencies: ["TestSupport", "airlabd"]),

@@ -144,7 +144,9 @@ final class ConnectionFront: @unchecked Sendable {
             close(descriptor)
             return
         }
-        let relay = RelayedConnection(network: descriptor, local: ends[0], peer: entry.peer.host, thread: thread) { [weak self] relay in
+        let relay = RelayedConnection(
+            network: descriptor, local: ends[0], peer: entry.peer.host, thread: thread, log: core.configuration.log
+        ) { [weak self] relay in
             self?.relays[ObjectIdentifier(relay)] = nil
         }
         relays[ObjectIdentifier(relay)] = relay

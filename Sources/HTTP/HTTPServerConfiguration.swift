@@ -29,6 +29,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// whether libmicrohttpd takes it directly or through a relay that can be encrypted later
     /// (`ConnectionFront`, for AirPlay 2's pairing); nil, libmicrohttpd listens itself.
     public var front: (@Sendable ([UInt8]) -> FrontDecision)?
+    /// Where a front says why it closed a relayed connection (a frame that does not open, a head it
+    /// cannot frame); nil says nothing.
+    public var log: (@Sendable (String) -> Void)?
     /// SO_SNDBUF for every accepted connection; nil leaves the kernel's autotuning, which on loopback
     /// grows a send buffer to megabytes. A test origin sets a small one, so that what it logs as sent is
     /// close to what the client has read, and a client's pace reaches it.

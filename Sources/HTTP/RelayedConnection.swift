@@ -15,6 +15,7 @@ final class RelayedConnection {
     let channel: SecureChannel
     private unowned let thread: LoopThread
     private let onClose: (RelayedConnection) -> Void
+    private let log: (@Sendable (String) -> Void)?
     private var translation = RTSPTranslation()
     private var cipher: (any ConnectionCipher)?
     private var toLocal: [UInt8] = []
@@ -23,7 +24,11 @@ final class RelayedConnection {
     private var localKey: UInt64 = 0
     private var closed = false
 
-    init(network: Int32, local: Int32, peer: String, thread: LoopThread, onClose: @escaping (RelayedConnection) -> Void) {
+    init(
+        network: Int32, local: Int32, peer: String, thread: LoopThread, log: (@Sendable (String) -> Void)?,
+        onClose: @escaping (RelayedConnection) -> Void
+    ) {
+        self.log = log
         channel = SecureChannel(peer: peer)
         self.network = network
         self.local = local
@@ -65,6 +70,7 @@ final class RelayedConnection {
                     }
                     toLocal += try translation.inbound(plaintext)
                 } catch {
+                    log?("closed the connection from \(channel.peer): \(error)")
                     return close()
                 }
                 if !flush(&toLocal, to: local) { return close() }
@@ -91,6 +97,7 @@ final class RelayedConnection {
                         toNetwork += plaintext
                     }
                 } catch {
+                    log?("closed the connection from \(channel.peer): the answer cannot be sent (\(error))")
                     return close()
                 }
                 if !flush(&toNetwork, to: network) { return close() }

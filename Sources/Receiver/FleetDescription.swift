@@ -34,6 +34,8 @@ public struct FleetDescription: Sendable {
         public var maxConnections: Int
         public var requestTimeout: Double
         public var idleTimeout: Int
+        /// The PIN every AirPlay 2 receiver of the process pairs with (`--pin`); nil: each its own.
+        public var pin: String?
 
         public init(
             address: String = "127.0.0.1", stateDirectory: URL? = nil, allowsFileURLs: Bool = false, seed: UInt64 = 1,
@@ -102,6 +104,7 @@ public struct FleetDescription: Sendable {
                     profile: profile, name: name, replica: replica, address: shared.address, port: port, timeScale: group.timeScale,
                     stateDirectory: folder, password: group.password, allowsFileURLs: shared.allowsFileURLs, seed: shared.seed,
                     maxConnections: shared.maxConnections, requestTimeout: shared.requestTimeout, idleTimeout: shared.idleTimeout))
+                configurations[configurations.count - 1].pin = shared.pin
             }
         }
         return configurations

@@ -28,6 +28,7 @@ public final class Receiver: Sendable {
         var http = configuration.http
         // Senders read /server-info before they know a password is needed, and scrapers read /metrics.
         http.authentication = configuration.password.map { DigestAuthentication(password: $0, exemptPaths: ["/server-info", "/metrics"]) }
+        http.log = { [name = configuration.name] line in log("\(name): \(line)") }
         let server = HTTPServer(configuration: http, responder: ReceiverResponder(core: core))
         self.server = server
         core.countConnections { [weak server] in server?.statistics.openConnections ?? 0 }
@@ -46,6 +47,9 @@ public final class Receiver: Sendable {
     public var port: UInt16 { server.port }
 
     public var identity: ReceiverIdentity { core.identity }
+
+    /// The PIN an AirPlay 2 receiver pairs with; nil for an AirPlay 1 one.
+    public var pairingPIN: String? { core.pairing?.pin }
 
     /// What this receiver advertises over mDNS.
     public var advertisement: AdvertisedService {

@@ -64,7 +64,7 @@ final class ReceiverPairing: Sendable {
 
     /// `POST /pair-setup`: the answer, and the channel switched to HAP frames when a transient pairing
     /// has ended. `peer` names the sender for the count of wrong PINs.
-    func pairSetup(_ body: [UInt8], on connection: HTTPConnectionID, channel: SecureChannel?, peer: String) -> (answer: [UInt8], log: String?) {
+    func pairSetup(_ body: [UInt8], on connection: HTTPConnectionID, channel: SecureChannel?, peer: String) -> (answer: [UInt8], log: String?, failed: Bool) {
         let locked = state.withLock { state -> Bool in
             guard let until = state.failures[peer]?.lockedUntil else { return false }
             if until > .now { return true }
@@ -83,25 +83,26 @@ final class ReceiverPairing: Sendable {
         }
         switch outcome {
         case .continuing:
-            return (answer, nil)
+            return (answer, nil, false)
         case .failed(let failure):
             if case .srp(.wrongProof) = failure.reason { countFailure(of: peer) }
-            return (answer, "pair-setup from \(peer) failed: \(failure)")
+            return (answer, "pair-setup from \(peer) failed: \(failure)", true)
         case .finished(let result):
             if let peer = result.peer {
                 do {
                     try store.add(PairedController(identifier: peer.identifier, publicKey: peer.publicKey, isAdmin: true))
                 } catch {
-                    return (answer, "pair-setup: the controller \(peer.identifier) cannot be stored: \(error)")
+                    return (answer, "pair-setup: the controller \(peer.identifier) cannot be stored: \(error)", true)
                 }
-                return (answer, "paired with controller \(peer.identifier) (PIN)")
+                return (answer, "paired with controller \(peer.identifier) (PIN)", false)
             }
-            return (answer, encrypt(channel, connection: connection, with: result, as: .transient))
+            let problem = encrypt(channel, connection: connection, with: result, as: .transient)
+            return (answer, problem, problem != nil)
         }
     }
 
     /// `POST /pair-verify`: the answer, and the channel switched to HAP frames when it has ended.
-    func pairVerify(_ body: [UInt8], on connection: HTTPConnectionID, channel: SecureChannel?) -> (answer: [UInt8], log: String?) {
+    func pairVerify(_ body: [UInt8], on connection: HTTPConnectionID, channel: SecureChannel?) -> (answer: [UInt8], log: String?, failed: Bool) {
         let (answer, outcome) = state.withLock { state in
             var verify = state.exchanges[connection]?.verify
             if verify == nil || Self.isFirstMessage(body) {
@@ -112,9 +113,13 @@ final class ReceiverPairing: Sendable {
             return result
         }
         switch outcome {
-        case .continuing: return (answer, nil)
-        case .failed(let failure): return (answer, "pair-verify failed: \(failure)")
-        case .finished(let result): return (answer, encrypt(channel, connection: connection, with: result, as: .verified))
+        case .continuing:
+            return (answer, nil, false)
+        case .failed(let failure):
+            return (answer, "pair-verify failed: \(failure)", true)
+        case .finished(let result):
+            let problem = encrypt(channel, connection: connection, with: result, as: .verified)
+            return (answer, problem, problem != nil)
         }
     }
 

@@ -14,7 +14,7 @@ extension ReceiverResponder {
             throw ProtocolError(status: 404, "\(core.configuration.name) is an AirPlay 1 device: it does not pair")
         }
         let peer = request.channel?.peer ?? "a sender"
-        let exchange: (answer: [UInt8], log: String?)
+        let exchange: (answer: [UInt8], log: String?, failed: Bool)
         switch route {
         case .pairPinStart:
             // A real receiver shows its PIN now; airlabd logs it.
@@ -26,7 +26,10 @@ extension ReceiverResponder {
             exchange = pairing.pairVerify([UInt8](request.body), on: request.connection, channel: request.channel)
         }
         if let line = exchange.log { core.log("\(core.configuration.name): \(line)") }
-        return HTTPResponse(status: 200, headers: ["Content-Type": Self.tlvType], body: Data(exchange.answer))
+        var headers: HTTPHeaders = ["Content-Type": Self.tlvType]
+        // A failed exchange ends with its HAP error, and the connection with it, as accessories do.
+        if exchange.failed { headers.set("Connection", "close") }
+        return HTTPResponse(status: 200, headers: headers, body: Data(exchange.answer))
     }
 
     /// An RTSP method: only on a paired (encrypted) connection, as real receivers take them.

@@ -61,6 +61,13 @@ enum Airlabd {
                 name: receiver.configuration.name, profile: receiver.configuration.profile.name, host: receiver.configuration.address,
                 port: receiver.port))
         }
+        // A real receiver shows its PIN on the screen; airlabd writes it, for a fleet small enough to read.
+        let pairing = fleet.receivers.filter { $0.pairingPIN != nil }
+        if pairing.count <= 16 {
+            for receiver in pairing { log.write("receiver \"\(receiver.configuration.name)\" pairs (AirPlay 2) with PIN \(receiver.pairingPIN ?? "")") }
+        } else {
+            log.write("\(pairing.count) AirPlay 2 receivers pair with their own PINs, each written when a sender asks for it (/pair-pin-start)")
+        }
         if let metricsEndpoint, let address = options.metricsAddress {
             DaemonLog.announce(ReadyAnnouncement.metricsLine(host: address.host, port: metricsEndpoint.port))
         }

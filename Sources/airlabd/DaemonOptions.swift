@@ -32,6 +32,7 @@ struct DaemonOptions {
             .value("time-scale", "X", help: "Session seconds per real second (20 plays a minute in 3 s).", default: "1"),
             .value("state-dir", "DIR", help: "Where session reports are written and kept across restarts (none: kept in memory)."),
             .value("password", "PASSWORD", help: "Require HTTP Digest authentication (realm and user AirPlay)."),
+            .value("pin", "DIGITS", help: "The PIN AirPlay 2 receivers pair with (airlab pair, an iPhone).", default: "four random digits, logged"),
             .flag("allow-file-urls", help: "Let senders cast local files and file: URLs (only http and https otherwise)."),
             .flag("no-mdns", help: "Do not advertise over mDNS."),
             .value("seed", "N", help: "Seed of the latency draws when the sender gives none.", default: "1"),
@@ -105,9 +106,15 @@ struct DaemonOptions {
         } else {
             fleet = try Self.commandLineFleet(parsed, catalog: catalog)
         }
-        let shared = FleetDescription.Shared(
+        var shared = FleetDescription.Shared(
             address: address, stateDirectory: stateDirectory, allowsFileURLs: parsed.flag("allow-file-urls"), seed: seed,
             maxConnections: maxConnections, requestTimeout: Double(requestTimeout), idleTimeout: idleTimeout)
+        if let pin = parsed.values("pin").last {
+            guard (4...8).contains(pin.count), pin.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw fail("--pin must be 4 to 8 digits, not '\(pin)'")
+            }
+            shared.pin = pin
+        }
         do throws(FleetError) {
             configurations = try fleet.configurations(shared)
         } catch {

@@ -13,6 +13,16 @@ struct RealSenderTests {
     /// The TXT values pyatv is given by hand (`--service-properties`), as an AirPlay 1 receiver
     /// publishes them; the leading `;` is what pyatv 0.18 needs to read the list (PLATFORM-NOTES).
     static let airPlay1Record = ";features=0x211;model=AppleTV3,2;deviceid=02:00:00:00:00:01"
+    /// An Apple TV's AirPlay 2 record (the apple-tv-4k profile's), with transient credentials: pyatv
+    /// pairs (PIN 3939), encrypts the connection and speaks RTSP.
+    static let airPlay2Record = ";features=0x4A7FDFD5,0xBC155FDE;model=AppleTV6,2;deviceid=02:00:00:00:00:02;flags=0x644"
+    static let transientCredentials = "7472616e7369656e74:::"
+
+    static func atvremote(port: UInt16, url: String, airPlay2: Bool) throws -> [String] {
+        let tool = try RealSenders.tool("atvremote")
+        let path = airPlay2 ? ["--airplay-credentials", transientCredentials, "--service-properties", airPlay2Record] : ["--service-properties", airPlay1Record]
+        return [tool.path, "--manual", "--address", "127.0.0.1", "--port", String(port), "--protocol", "airplay", "--id", "airlab"] + path + ["play_url=\(url)"]
+    }
 
     /// The stream with its two interstitials, served on 127.0.0.1, and one receiver of `profile`.
     func withReceiver(
@@ -60,10 +70,8 @@ struct RealSenderTests {
             let scratch = try Scratch()
             defer { scratch.remove() }
             let log = scratch.url.appendingPathComponent("atvremote.log")
-            let atvremote = try await BlockingWork.run { try RealSenders.tool("atvremote") }
-            let status = try await run(
-                [atvremote.path, "--manual", "--address", "127.0.0.1", "--port", String(receiver.port), "--protocol", "airplay", "--id", "airlab",
-                 "--service-properties", Self.airPlay1Record, "play_url=\(url)"], log: log)
+            let arguments = try await BlockingWork.run { try Self.atvremote(port: receiver.port, url: url, airPlay2: false) }
+            let status = try await run(arguments, log: log)
             #expect(status == 0, "atvremote: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
             let report = try await endedSession(receiver)
             #expect(report.totals.interstitialsPlayed == 2 && report.endReason == "the primary content played to its end")
@@ -79,10 +87,8 @@ struct RealSenderTests {
             let scratch = try Scratch()
             defer { scratch.remove() }
             let log = scratch.url.appendingPathComponent("atvremote.log")
-            let atvremote = try await BlockingWork.run { try RealSenders.tool("atvremote") }
-            let child = try ChildProcess(
-                [atvremote.path, "--manual", "--address", "127.0.0.1", "--port", String(receiver.port), "--protocol", "airplay", "--id", "airlab",
-                 "--service-properties", Self.airPlay1Record, "play_url=\(url)"], output: log)
+            let arguments = try await BlockingWork.run { try Self.atvremote(port: receiver.port, url: url, airPlay2: false) }
+            let child = try ChildProcess(arguments, output: log)
             let client = ReceiverClient(Receiver(address: ReceiverAddress(host: "127.0.0.1", port: receiver.port)))
             var playing = false
             for _ in 0..<1500 where !playing {
@@ -93,6 +99,47 @@ struct RealSenderTests {
             _ = try await BlockingWork.run { child.terminate(grace: 0) }
             let report = try await endedSession(receiver)
             #expect(report.endReason?.contains("closed") == true, "end reason: \(report.endReason ?? "none")")
+        }
+    }
+
+    @Test("pyatv's play_url casts on the AirPlay 2 path: transient pairing, HAP frames, RTSP, the restriction words, both interstitials played")
+    func pyatvAirPlay2() async throws {
+        try await withReceiver("apple-tv-4k") { receiver, url in
+            let scratch = try Scratch()
+            defer { scratch.remove() }
+            let log = scratch.url.appendingPathComponent("atvremote.log")
+            let arguments = try await BlockingWork.run { try Self.atvremote(port: receiver.port, url: url, airPlay2: true) }
+            let status = try await run(arguments, log: log)
+            #expect(status == 0, "atvremote: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+            let report = try await endedSession(receiver)
+            #expect(report.totals.interstitialsPlayed == 2 && report.endReason == "the primary content played to its end")
+            let origin = try #require(report.origin)
+            #expect(origin.path == .airPlay2 && origin.pairing == .transient && origin.body == .plist)
+            #expect(origin.userAgent == "AirPlay/550.10" && origin.restrictions == SenderRestrictions(playback: 0, reference: 3))
+        }
+    }
+
+    @Test("pyatv leaving an AirPlay 2 cast (its encrypted connection closed) ends the session, naming why")
+    func pyatvLeavesAirPlay2() async throws {
+        try await withReceiver("apple-tv-4k", repeats: 30) { receiver, url in
+            let scratch = try Scratch()
+            defer { scratch.remove() }
+            let log = scratch.url.appendingPathComponent("atvremote.log")
+            let arguments = try await BlockingWork.run { try Self.atvremote(port: receiver.port, url: url, airPlay2: true) }
+            let child = try ChildProcess(arguments, output: log)
+            let client = ReceiverClient(Receiver(address: ReceiverAddress(host: "127.0.0.1", port: receiver.port)))
+            var playing = false
+            for _ in 0..<1500 where !playing {
+                // Playing, not only loaded: pyatv's /rate has come.
+                let progress = try await client.progress()
+                playing = (progress.duration ?? 0) > 0 && (progress.position ?? 0) > 0
+                if !playing { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(playing, "atvremote: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+            _ = try await BlockingWork.run { child.terminate(grace: 0) }
+            let report = try await endedSession(receiver)
+            #expect(report.endReason?.contains("closed") == true, "end reason: \(report.endReason ?? "none")")
+            #expect(report.origin?.path == .airPlay2)
         }
     }
 
