@@ -183,6 +183,7 @@ let package = Package(
         .executableTarget(
             name: "fuzz-session-events", dependencies: ["FuzzReplay", "Playback", "SenderProtocol", "ServerSentEvents"], path: "Fuzz/SessionEventFuzz"),
         .executableTarget(name: "fuzz-rtsp-heads", dependencies: ["FuzzReplay", "HTTP"], path: "Fuzz/RTSPHeadsFuzz"),
+        .executableTarget(name: "fuzz-profile", dependencies: ["FuzzReplay", "Profiles", "SenderProtocol"], path: "Fuzz/ProfileFuzz"),
 
         // MARK: - Tests
 
@@ -214,7 +215,7 @@ let package = Package(
                 "TestSupport", "fuzz-playlist", "fuzz-asset-list", "fuzz-play-request", "fuzz-set-property", "fuzz-property-list",
                 "fuzz-request-head", "fuzz-segment-probe", "fuzz-segment-analysis", "fuzz-group-scenario", "fuzz-fetch-trace", "fuzz-fault-plan",
                 "fuzz-fleet-file", "fuzz-receiver-list", "fuzz-session-events", "fuzz-calibration-samples", "fuzz-rtsp-heads",
-                "fuzz-pairing-messages", "fuzz-hap-frames",
+                "fuzz-pairing-messages", "fuzz-hap-frames", "fuzz-profile",
             ]),
         /// The libcrypto border, and pairing between airlab's own ends and against pyatv's HAP pieces.
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "Cryptography", "ChildProcess", "TestSupport"], exclude: ["Resources"]),
