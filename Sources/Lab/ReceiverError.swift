@@ -28,6 +28,8 @@ public struct ReceiverError: Error, Sendable, Equatable, CustomStringConvertible
         case unreadableAnswer(String)
         /// No receiver of that name answered mDNS, or mDNS cannot be used.
         case notFoundOnNetwork(String)
+        /// AirPlay 2 pairing did not end with keys: a wrong PIN, a receiver that refused, a broken answer.
+        case pairingFailed(String)
     }
 
     public var receiver: String
@@ -59,6 +61,7 @@ public struct ReceiverError: Error, Sendable, Equatable, CustomStringConvertible
         case .unexpectedAnswer(let status, let message): "answered HTTP \(status)" + (message.isEmpty ? "" : ": \(message)")
         case .unreadableAnswer(let detail): "sent an answer airlab cannot read (\(detail))"
         case .notFoundOnNetwork(let detail): detail
+        case .pairingFailed(let detail): "did not pair: \(detail)"
         }
     }
 

@@ -31,6 +31,7 @@ enum Airlab {
         CompareCommand.command,
         SimulateCommand.command,
         DiscoverCommand.command,
+        PairCommand.command,
         CastCommand.command,
     ] + ControlCommands.commands + [
         StatusCommand.command,

@@ -1,0 +1,93 @@
+import Arguments
+import Foundation
+import Lab
+import Pairing
+
+/// `airlab pair --to RECEIVER --pin DIGITS`: pairs with an AirPlay 2 receiver for good, as an iPhone
+/// does when a TV shows a PIN, and keeps the receiver's credential; `--list` and `--forget` manage them.
+enum PairCommand {
+    static let spec = CommandSpec(
+        name: "pair",
+        abstract: "Pair with an AirPlay 2 receiver using the PIN it shows, and keep its credential.",
+        discussion: """
+            Asks the receiver to show its PIN (POST /pair-pin-start; airlabd writes it to its log, or
+            takes --pin) and runs HomeKit pair-setup with it (M1 to M6). The receiver stores airlab as a
+            paired controller; airlab keeps the receiver's identifier and key in --credentials, one file
+            per receiver by device ID, with airlab's own key beside them (files of mode 0600).
+            --list prints the receivers paired with; --forget --to RECEIVER drops one.
+            Exit status: 0 paired (or listed, or forgotten), 1 when the receiver refused the PIN, 2 for errors.
+            """,
+        options: [
+            ReceiverOptions.to,
+            .value("pin", "DIGITS", help: "The PIN the receiver shows."),
+            .value("credentials", "DIR", help: "Where airlab keeps its key and the receivers' credentials.", default: "~/.config/airlab/airplay"),
+            .flag("list", help: "List the receivers paired with."),
+            .flag("forget", help: "Forget the receiver --to names."),
+            ReceiverOptions.password, ReceiverOptions.discoveryTimeout,
+        ])
+
+    static let command = Command(spec) { parsed in
+        do throws(CommandFailure) {
+            let pairings: SenderPairings
+            do {
+                pairings = try SenderPairings(folder: folder(parsed))
+            } catch {
+                throw .other("the credentials folder cannot be used: \(error)")
+            }
+            if parsed.flag("list") {
+                let credentials: [SenderPairings.Credential]
+                do { credentials = try pairings.list() } catch { throw .other("\(error)") }
+                print(credentials.isEmpty ? "no receivers paired" : credentials.map { "\($0.receiver)  paired \($0.pairedAt)" }.joined(separator: "\n"))
+                return 0
+            }
+            let pin = parsed.values("pin").last
+            if !parsed.flag("forget") {
+                guard let pin else {
+                    throw .usage(UsageError(commandPath: parsed.path, message: "give the PIN the receiver shows with --pin DIGITS"))
+                }
+                guard (4...8).contains(pin.count), pin.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                    throw .usage(UsageError(commandPath: parsed.path, message: "--pin must be 4 to 8 digits, not '\(pin)'"))
+                }
+            }
+            let receiver = try await ReceiverOptions.receiver(parsed)
+            let client = ReceiverOptions.client(receiver, parsed)
+            let deviceID: String
+            do throws(ReceiverError) {
+                guard let id = try await client.serverInfo().deviceID else {
+                    throw ReceiverError(receiver: receiver.label, problem: .unreadableAnswer("/server-info names no deviceid"))
+                }
+                deviceID = id
+            } catch {
+                throw .receiver(error)
+            }
+            if parsed.flag("forget") {
+                let forgotten: Bool
+                do { forgotten = try pairings.remove(deviceID) } catch { throw .other("\(error)") }
+                print(forgotten ? "forgot \(receiver.label) (\(deviceID))" : "\(receiver.label) (\(deviceID)) was not paired")
+                return 0
+            }
+            do throws(ReceiverError) {
+                let credential = try await client.pair(pin: pin ?? "", as: pairings, deviceID: deviceID)
+                print("paired with \(receiver.label) (\(credential.receiver)) as \(pairings.identity.identifier)")
+                return 0
+            } catch {
+                if case .pairingFailed = error.problem {
+                    Terminal.error("airlab pair: \(error)")
+                    return ReceiverOptions.refusedStatus
+                }
+                throw .receiver(error)
+            }
+        } catch {
+            return error.report("pair")
+        }
+    }
+
+    /// `--credentials`, or the user's config folder (XDG_CONFIG_HOME, else ~/.config).
+    static func folder(_ parsed: ParsedCommand) -> URL {
+        if let given = parsed.values("credentials").last { return URL(fileURLWithPath: given, isDirectory: true) }
+        let environment = ProcessInfo.processInfo.environment
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config", isDirectory: true)
+        return config.appendingPathComponent("airlab/airplay", isDirectory: true)
+    }
+}
