@@ -1,0 +1,187 @@
+extension ConsolePage {
+    /// The page's one script. Tiles come from the server-sent events: a `snapshot` of every tile on
+    /// connecting, then `tiles` with those that changed. Between events the clock moves positions on
+    /// locally; nothing polls the receivers.
+    public static let script = #"""
+        "use strict";
+        const grid = document.getElementById("grid");
+        const status = document.getElementById("status");
+        const focusPane = document.getElementById("focus");
+        const entries = new Map();
+        let control = false;
+        let focused = null;
+        let focusRefresh = 0;
+
+        function clock(seconds) {
+          if (seconds == null || !isFinite(seconds)) return "–";
+          const s = Math.max(0, Math.floor(seconds));
+          return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+        }
+
+        function elapsed(entry) {
+          return (performance.now() - entry.at) / 1000 * entry.tile.timeScale;
+        }
+
+        function position(entry) {
+          const t = entry.tile;
+          const moving = t.state === "playing-primary" ? t.rate : 0;
+          const p = t.position + elapsed(entry) * moving;
+          return t.duration == null ? p : Math.min(p, t.duration);
+        }
+
+        function describe(entry) {
+          const t = entry.tile;
+          const ad = t.interstitial;
+          switch (t.state) {
+            case "idle": return "idle";
+            case "loading": return "loading";
+            case "playing-primary": return "playing primary";
+            case "transitioning": return ad ? "switching to ad " + ad.eventID : "switching to primary";
+            case "playing-interstitial": {
+              let text = "playing ad " + ad.eventID;
+              if (ad.assetIndex != null) text += ", asset " + (ad.assetIndex + 1) + (ad.assetCount ? " of " + ad.assetCount : "");
+              return text;
+            }
+            case "stalled": return "stalled: " + (t.stall ? t.stall.reason + " (" + t.stall.explanation + ")" : "waiting for media");
+            case "paused": return ad ? "paused in ad " + ad.eventID : "paused";
+            case "ended": return "ended";
+            case "failed": return "failed";
+          }
+          return t.state;
+        }
+
+        function skipCountdown(entry) {
+          const ad = entry.tile.interstitial;
+          if (!ad || ad.skipOffset == null || ad.assetStartedAt == null) return "";
+          const into = entry.tile.time - ad.assetStartedAt + (entry.tile.state === "playing-interstitial" ? elapsed(entry) : 0);
+          const left = ad.skipOffset - into;
+          return left > 0 ? "skip in " + Math.ceil(left) + " s" : "skip now";
+        }
+
+        function element(entry) {
+          const tile = document.createElement("button");
+          tile.type = "button";
+          tile.className = "tile";
+          tile.setAttribute("aria-pressed", "false");
+          for (const part of ["screen", "name", "profile", "state", "clock", "rules"]) {
+            const child = document.createElement("div");
+            child.className = part;
+            tile.appendChild(child);
+          }
+          tile.querySelector(".screen").textContent = "no picture";
+          tile.addEventListener("click", () => focusOn(entry.tile.index));
+          return tile;
+        }
+
+        function render(entry) {
+          const t = entry.tile;
+          const el = entry.el;
+          el.dataset.index = t.index;
+          el.dataset.state = t.state;
+          el.dataset.trail = t.trail.join(" ");
+          el.toggleAttribute("data-ad", !!t.interstitial && (t.state === "playing-interstitial" || t.state === "transitioning" || t.state === "paused" || t.state === "stalled"));
+          el.toggleAttribute("data-pip", t.pictureInPicture);
+          el.querySelector(".name").textContent = t.receiver;
+          el.querySelector(".profile").textContent = t.profile;
+          el.querySelector(".state").textContent = describe(entry);
+          tick(entry);
+          const rules = el.querySelector(".rules");
+          rules.replaceChildren();
+          for (const name of (t.interstitial ? t.interstitial.restrictions : [])) {
+            const chip = document.createElement("span");
+            chip.textContent = name;
+            rules.appendChild(chip);
+          }
+          if (t.lastRefusal) {
+            el.dataset.refusal = t.lastRefusal.reason;
+          }
+        }
+
+        function tick(entry) {
+          const t = entry.tile;
+          const countdown = skipCountdown(entry);
+          entry.el.querySelector(".clock").textContent = clock(position(entry)) + " / " + clock(t.duration) + (countdown ? " · " + countdown : "");
+        }
+
+        function take(tile) {
+          let entry = entries.get(tile.index);
+          if (!entry) {
+            entry = { tile, at: performance.now() };
+            entry.el = element(entry);
+            entries.set(tile.index, entry);
+            grid.appendChild(entry.el);
+          }
+          entry.tile = tile;
+          entry.at = performance.now();
+          render(entry);
+          if (tile.index === focused) refreshFocus(false);
+        }
+
+        function focusOn(index) {
+          for (const entry of entries.values()) entry.el.setAttribute("aria-pressed", String(entry.tile.index === index));
+          focused = index;
+          focusPane.hidden = false;
+          document.getElementById("control-result").textContent = "";
+          refreshFocus(true);
+        }
+
+        // The focus view follows its tile's changes, at most once a second.
+        function refreshFocus(now) {
+          const entry = entries.get(focused);
+          if (!entry) return;
+          document.getElementById("focus-name").textContent = entry.tile.receiver + " (" + entry.tile.profile + ")";
+          document.getElementById("focus-state").textContent = describe(entry);
+          const wait = focusRefresh - performance.now();
+          if (!now && wait > 0) return;
+          focusRefresh = performance.now() + 1000;
+          const base = "/console/receivers/" + focused;
+          if (entry.tile.session) document.getElementById("focus-timeline").src = base + "/timeline.svg?v=" + entry.tile.version;
+          fetch(base + "/log").then((r) => r.ok ? r.json() : []).then((lines) => {
+            const list = document.getElementById("focus-log");
+            list.replaceChildren();
+            for (const line of lines.slice().reverse()) {
+              const item = document.createElement("li");
+              item.textContent = line.time.toFixed(1) + " s  " + line.kind + " (" + line.state + " at " + line.position.toFixed(1) + "): " + line.reason;
+              list.appendChild(item);
+            }
+          }).catch(() => {});
+        }
+
+        document.getElementById("controls").addEventListener("click", (event) => {
+          const command = event.target.dataset && event.target.dataset.command;
+          if (!command || focused == null) return;
+          let query = "?command=" + command;
+          if (command === "seek") query += "&position=" + encodeURIComponent(document.getElementById("seek-to").value);
+          const result = document.getElementById("control-result");
+          fetch("/console/receivers/" + focused + "/control" + query, { method: "POST" })
+            .then((r) => r.text().then((text) => { result.dataset.status = r.status; result.textContent = r.ok ? command + ": done" : r.status + " " + text.trim(); }))
+            .catch((error) => { result.textContent = String(error); });
+        });
+
+        function setControl(enabled) {
+          control = enabled;
+          for (const button of document.querySelectorAll("#controls button")) {
+            button.disabled = !enabled;
+            button.title = enabled ? "" : "read-only: start airlabd with --console-control";
+          }
+        }
+
+        const events = new EventSource("/console/events");
+        events.addEventListener("snapshot", (event) => {
+          const snapshot = JSON.parse(event.data);
+          setControl(snapshot.control);
+          for (const tile of snapshot.tiles) take(tile);
+          status.textContent = snapshot.tiles.length + " receivers, live";
+          document.body.dataset.live = "";
+        });
+        events.addEventListener("tiles", (event) => {
+          for (const tile of JSON.parse(event.data)) take(tile);
+          if (new URLSearchParams(location.search).has("until-ended") && [...entries.values()].every((e) => e.tile.state === "ended" || e.tile.state === "failed")) {
+            events.close();
+            status.textContent = "every session ended";
+          }
+        });
+        events.addEventListener("error", () => { status.textContent = "reconnecting…"; });
+        setInterval(() => { for (const entry of entries.values()) if (entry.tile.rate > 0) tick(entry); }, 1000);
+        """#
+}

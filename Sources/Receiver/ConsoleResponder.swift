@@ -1,0 +1,93 @@
+import Console
+import Foundation
+import HTTP
+import Reports
+
+/// The console's routes (docs/console.md), served on the process endpoint beside `/metrics` or on
+/// `--console`'s own address:
+/// - `GET /console`, `/console/console.css`, `/console/console.js`: the page;
+/// - `GET /console/events`: the tiles as server-sent events (503 past `FleetConsole.listenerLimit`);
+/// - `GET /console/receivers/N/log` and `/timeline.svg`: the receiver in focus;
+/// - `POST /console/receivers/N/control?command=play|pause|stop|seek&position=S`: a sender's command,
+///   through the receiver's own routes; 403 without `--console-control`.
+///
+/// The page shows receivers' names, profiles and what they play, never a file path or a request header.
+struct ConsoleResponder: Sendable {
+    let console: FleetConsole
+
+    static func serves(_ path: String) -> Bool {
+        path == "/console" || path.hasPrefix("/console/")
+    }
+
+    /// The routes that never wait, answered on the polling thread; nil for those that run in a task.
+    func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if parts.count >= 3, parts[1] == "receivers", parts.last != "log" { return nil }
+        return answerNow(request, parts: parts)
+    }
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard parts.count == 4, parts[1] == "receivers" else { return answerNow(request, parts: parts) }
+        guard let index = Int(parts[2]), console.fleet.receivers.indices.contains(index) else {
+            return .text("no receiver \(parts[2]); the console numbers them from 0 to \(console.fleet.receivers.count - 1)\n", status: 404)
+        }
+        switch (parts[3], request.method) {
+        case ("log", "GET"): return answerNow(request, parts: parts)
+        case ("timeline.svg", "GET"): return timeline(of: index)
+        case ("control", "POST"): return await control(index, request.query)
+        default: return .text("no console route \(request.method) \(request.path)\n", status: 404)
+        }
+    }
+
+    private func answerNow(_ request: HTTPRequest, parts: [String]) -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .text("the console's pages take GET\n", status: 405)
+        }
+        switch parts.dropFirst().first {
+        case nil: return .text(ConsolePage.html, contentType: "text/html; charset=utf-8")
+        case "console.css": return .text(ConsolePage.style, contentType: "text/css; charset=utf-8")
+        case "console.js": return .text(ConsolePage.script, contentType: "text/javascript; charset=utf-8")
+        case "events":
+            guard let stream = console.stream() else {
+                return .text("\(FleetConsole.listenerLimit) pages watch this console already; close one\n", status: 503)
+            }
+            return .eventStream(stream)
+        case "receivers" where parts.count == 4 && parts[3] == "log":
+            guard let index = Int(parts[2]), let log = console.log(of: index) else { return .text("no receiver \(parts[2])\n", status: 404) }
+            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: (try? JSONEncoder().encode(log)) ?? Data("[]".utf8))
+        default:
+            return .text("no console route \(request.path)\n", status: 404)
+        }
+    }
+
+    /// The timeline the reports draw, of the session playing or played last.
+    private func timeline(of index: Int) -> HTTPResponse {
+        let core = console.fleet.receivers[index].core
+        let report = core.current?.report ?? core.store.latest.flatMap { core.store.report(id: $0.id) }
+        guard let report else { return .text("no session has played on this receiver yet\n", status: 404) }
+        return .text(TimelineSVG.document([report]), contentType: "image/svg+xml")
+    }
+
+    /// The commands the page's buttons send, as the sender protocol's routes spell them.
+    private static let routes: [String: (path: String, query: @Sendable ([String: String]) -> [String: String]?)] = [
+        "play": ("/rate", { _ in ["value": "1"] }),
+        "pause": ("/rate", { _ in ["value": "0"] }),
+        "stop": ("/stop", { _ in [:] }),
+        "seek": ("/scrub", { query in query["position"].map { ["position": $0] } }),
+    ]
+
+    /// A command through the receiver's own responder, so that it is refused, with the same reason, as
+    /// a sender's would be (a seek across a JUMP break is a 403 naming it).
+    private func control(_ index: Int, _ query: [String: String]) async -> HTTPResponse {
+        guard console.allowsControl else {
+            return .text("the console is read-only; start airlabd with --console-control to send commands from it\n", status: 403)
+        }
+        guard let name = query["command"], let route = Self.routes[name] else {
+            return .text("command= play, pause, seek (with position=SECONDS) or stop\n", status: 400)
+        }
+        guard let forwarded = route.query(query) else { return .text("seek needs position=SECONDS\n", status: 400) }
+        let responder = ReceiverResponder(core: console.fleet.receivers[index].core)
+        return await responder.respond(to: HTTPRequest(method: "POST", path: route.path, query: forwarded))
+    }
+}
