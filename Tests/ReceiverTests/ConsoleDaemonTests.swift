@@ -1,0 +1,125 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `airlabd`'s live console against the real daemon: its event stream, its bounds and its controls.
+@Suite("airlabd's live console")
+struct ConsoleDaemonTests {
+    /// The console's port, from the line the daemon announces it with.
+    static func consolePort(_ daemon: DaemonProcess) throws -> UInt16 {
+        let stdout = try String(contentsOf: daemon.stdoutFile, encoding: .utf8)
+        let line = try #require(stdout.split(separator: "\n").first { $0.hasPrefix("airlabd: console for the process on http://127.0.0.1:") })
+        return try #require(UInt16(line.split(separator: ":").last?.split(separator: "/").first ?? ""))
+    }
+
+    /// A page's event stream, read after its snapshot.
+    final class ConsoleStream: Sendable {
+        let connection: HTTPTestConnection
+        let snapshot: String
+
+        static func open(port: UInt16) async throws -> ConsoleStream {
+            try await BlockingWork.run {
+                let connection = try HTTPTestConnection(port: port)
+                try connection.socket.send("GET /console/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+                let text = connection.socket.read { String(decoding: $0, as: UTF8.self).contains("event: snapshot\ndata: {") && $0.last == 10 }
+                return ConsoleStream(connection: connection, snapshot: String(decoding: text, as: UTF8.self))
+            }
+        }
+
+        private init(connection: HTTPTestConnection, snapshot: String) {
+            self.connection = connection
+            self.snapshot = snapshot
+        }
+
+        /// The tiles of every `tiles` event until one shows receiver `index` in `state`, in order.
+        func tiles(until index: Int, isIn state: String) async throws -> [[String: Any]] {
+            let text = try await BlockingWork.run { [connection] in
+                connection.socket.read { data in
+                    let text = String(decoding: data, as: UTF8.self)
+                    return Self.tiles(in: text).contains { $0["index"] as? Int == index && $0["state"] as? String == state }
+                }
+            }
+            return Self.tiles(in: String(decoding: text, as: UTF8.self))
+        }
+
+        /// Every tile of the complete `tiles` events in `text` (the chunk sizes of the response lie on
+        /// lines of their own, between events).
+        static func tiles(in text: String) -> [[String: Any]] {
+            text.components(separatedBy: "\n").flatMap { line -> [[String: Any]] in
+                guard line.hasPrefix("data: ["), let tiles = (try? JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8))) as? [[String: Any]] else { return [] }
+                return tiles
+            }
+        }
+
+        func close() { connection.close() }
+    }
+
+    @Test("A page hears every tile, then a cast's tile going from primary to the ad with its restrictions and back, and the refusal of a seek")
+    func liveTiles() async throws {
+        try await CastFixture.with { media in
+            try await withDaemon([
+                "--profile", "smart-tv-low", "--profile", "apple-tv-4k", "--port", "0", "--metrics-address", "127.0.0.1:0", "--console-control",
+                "--time-scale", "2",
+            ]) { daemon in
+                let port = try Self.consolePort(daemon)
+                let stream = try await ConsoleStream.open(port: port)
+                defer { stream.close() }
+                #expect(stream.snapshot.contains("\"control\":true"))
+                #expect(stream.snapshot.contains("\"profile\":\"smart-tv-low\"") && stream.snapshot.contains("\"profile\":\"apple-tv-4k\""))
+                #expect(!stream.snapshot.contains(media.scratch.url.path))
+
+                let second = daemon.receivers[1]
+                let reply = try await HTTPTestClient.send(port: second.port, "POST", "/play", json: ["url": media.playlist, "detached": true])
+                try #require(reply.status == 200, "POST /play: \(reply)")
+                let playing = try await stream.tiles(until: 1, isIn: "playing-primary")
+                #expect(playing.allSatisfy { $0["index"] as? Int == 1 })
+                // A seek across the JUMP ad is refused through the receiver's own route, with its reason.
+                let refused = try await HTTPTestClient.send(port: port, "POST", "/console/receivers/1/control?command=seek&position=11")
+                #expect(refused.status == 403, "\(refused)")
+                #expect(refused.text.contains("JUMP") || refused.text.contains("SKIP"), "\(refused)")
+
+                let tiles = try await stream.tiles(until: 1, isIn: "ended")
+                let states = tiles.compactMap { $0["state"] as? String }
+                let ad = try #require(tiles.first { $0["state"] as? String == "playing-interstitial" })
+                let interstitial = try #require(ad["interstitial"] as? [String: Any])
+                #expect(interstitial["restrictions"] as? [String] == ["SKIP", "JUMP"])
+                let firstAd = try #require(states.firstIndex(of: "playing-interstitial"))
+                #expect(states[firstAd...].contains("playing-primary"))
+                let last = try #require(tiles.last)
+                let trail = last["trail"] as? [String] ?? []
+                let primary = try #require(trail.firstIndex(of: "playing-primary"))
+                let inAd = try #require(trail[primary...].firstIndex(of: "playing-interstitial"))
+                #expect(trail[inAd...].contains("playing-primary"), "\(trail)")
+                #expect(tiles.contains { ($0["lastRefusal"] as? [String: Any])?["restriction"] != nil })
+            }
+        }
+    }
+
+    @Test("Read-only by default; a page past the bound is answered 503; bad receiver numbers are 404")
+    func boundsAndReadOnly() async throws {
+        try await withDaemon(["--profile", "smart-tv-low", "--port", "0", "--console", "127.0.0.1:0"]) { daemon in
+            let port = try Self.consolePort(daemon)
+            let stdout = try String(contentsOf: daemon.stdoutFile, encoding: .utf8)
+            #expect(!stdout.contains("metrics for the process"))
+            let page = try await HTTPTestClient.send(port: port, "GET", "/console")
+            #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true)
+            #expect(try await HTTPTestClient.send(port: port, "POST", "/console/receivers/0/control?command=pause").status == 403)
+            #expect(try await HTTPTestClient.send(port: port, "GET", "/console/receivers/1/log").status == 404)
+            #expect(try await HTTPTestClient.send(port: port, "GET", "/console/receivers/-1/timeline.svg").status == 404)
+            var streams: [ConsoleStream] = []
+            defer { streams.forEach { $0.close() } }
+            for _ in 0..<16 { streams.append(try await ConsoleStream.open(port: port)) }
+            #expect(try await HTTPTestClient.send(port: port, "GET", "/console/events").status == 503)
+            #expect(try await HTTPTestClient.send(port: port, "GET", "/metrics").status == 200)
+        }
+    }
+
+    @Test("With a password the console asks for it, and /metrics stays open")
+    func password() async throws {
+        try await withDaemon(["--profile", "smart-tv-low", "--port", "0", "--metrics-address", "127.0.0.1:0", "--password", "secret"]) { daemon in
+            let port = try Self.consolePort(daemon)
+            #expect(try await HTTPTestClient.send(port: port, "GET", "/console").status == 401)
+            #expect(try await HTTPTestClient.send(port: port, "GET", "/metrics").status == 200)
+        }
+    }
+}
