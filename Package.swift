@@ -122,7 +122,7 @@ let package = Package(
 
         /// One or many emulated receivers: sessions on the shared driver's scaled real clock (one per
         /// fleet), the sender protocol's routes, events, stored reports, metrics.
-        .target(name: "Receiver", dependencies: ["Console", "HTTP", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Loading", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText", "ServerSentEvents"]),
+        .target(name: "Receiver", dependencies: ["Console", "HTTP", "Media", "MediaValues", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Loading", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText", "ServerSentEvents"]),
 
         // MARK: - The sender side
 
@@ -158,6 +158,7 @@ let package = Package(
             name: "fuzz-property-list", dependencies: ["FuzzReplay", "JSONDocument", "SenderProtocol"], path: "Fuzz/PropertyListFuzz"),
         .executableTarget(name: "fuzz-request-head", dependencies: ["FuzzReplay", "HTTP", "SenderProtocol"], path: "Fuzz/RequestHeadFuzz"),
         .executableTarget(name: "fuzz-segment-probe", dependencies: ["FuzzReplay", "Media", "MediaValues"], path: "Fuzz/SegmentProbeFuzz"),
+        .executableTarget(name: "fuzz-still-picture", dependencies: ["FuzzReplay", "Media"], path: "Fuzz/StillPictureFuzz"),
         .executableTarget(
             name: "fuzz-segment-analysis", dependencies: ["FuzzReplay", "Conformance", "Media", "MediaValues"], path: "Fuzz/SegmentAnalysisFuzz"),
         .executableTarget(
@@ -199,7 +200,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "fuzz-playlist", "fuzz-asset-list", "fuzz-play-request", "fuzz-set-property", "fuzz-property-list",
                 "fuzz-request-head", "fuzz-segment-probe", "fuzz-segment-analysis", "fuzz-group-scenario", "fuzz-fetch-trace", "fuzz-fault-plan",
-                "fuzz-fleet-file", "fuzz-receiver-list", "fuzz-session-events", "fuzz-calibration-samples",
+                "fuzz-fleet-file", "fuzz-receiver-list", "fuzz-session-events", "fuzz-calibration-samples", "fuzz-still-picture",
             ]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "CivilTime", "TestSupport", "Transport", "ServerSentEvents"]),
         /// The test origin's plan, delivery and log, and its faults seen by a real client (Transport).

@@ -63,14 +63,39 @@ extension ConsolePage {
           tile.type = "button";
           tile.className = "tile";
           tile.setAttribute("aria-pressed", "false");
-          for (const part of ["screen", "name", "profile", "state", "clock", "rules"]) {
+          for (const part of ["screen", "name", "profile", "state", "clock", "rules", "refusal"]) {
             const child = document.createElement("div");
             child.className = part;
             tile.appendChild(child);
           }
-          tile.querySelector(".screen").textContent = "no picture";
+          const picture = document.createElement("img");
+          picture.alt = "";
+          picture.hidden = true;
+          const none = document.createElement("span");
+          none.textContent = "no picture";
+          picture.addEventListener("load", () => { picture.hidden = false; none.hidden = true; entry.el.dataset.picture = "shown"; });
+          picture.addEventListener("error", () => { picture.hidden = true; none.hidden = false; entry.el.dataset.picture = "none"; });
+          tile.querySelector(".screen").append(picture, none);
           tile.addEventListener("click", () => focusOn(entry.tile.index));
+          if (visibility) visibility.observe(tile);
           return tile;
+        }
+
+        // Pictures are asked for only for the tiles on screen, about once a second (the tile in focus
+        // more often); the server makes at most one a second per receiver and caches them per segment.
+        const visible = new Set();
+        const visibility = "IntersectionObserver" in window ? new IntersectionObserver((changes) => {
+          for (const change of changes) {
+            const index = Number(change.target.dataset.index);
+            if (change.isIntersecting) visible.add(index); else visible.delete(index);
+          }
+        }) : null;
+
+        function refreshPicture(entry) {
+          const t = entry.tile;
+          if (!t.session || t.state === "idle" || t.state === "ended" || t.state === "failed") return;
+          const img = entry.el.querySelector(".screen img");
+          img.src = "/console/frames/" + t.index + ".jpg?" + (t.index === focused ? "focus&" : "") + "t=" + Date.now();
         }
 
         function render(entry) {
@@ -92,9 +117,20 @@ extension ConsolePage {
             chip.textContent = name;
             rules.appendChild(chip);
           }
-          if (t.lastRefusal) {
-            el.dataset.refusal = t.lastRefusal.reason;
-          }
+          el.querySelector(".refusal").textContent = t.lastRefusal ? "refused " + t.lastRefusal.command + ": " + t.lastRefusal.reason : "";
+          remember(entry);
+        }
+
+        // What the tile has shown, each look once in a row (the last 40): a state and, in an ad, its
+        // restrictions. A person scrolling back, or a test, reads it from data-shown.
+        function remember(entry) {
+          const t = entry.tile;
+          let look = t.state + (t.interstitial && t.state !== "playing-primary" ? "[" + t.interstitial.restrictions.join(",") + "]" : "");
+          if (t.stall) look += "(" + t.stall.reason + ")";
+          if (entry.shown[entry.shown.length - 1] === look) return;
+          entry.shown.push(look);
+          if (entry.shown.length > 40) entry.shown.shift();
+          entry.el.dataset.shown = entry.shown.join(" ");
         }
 
         function tick(entry) {
@@ -106,7 +142,7 @@ extension ConsolePage {
         function take(tile) {
           let entry = entries.get(tile.index);
           if (!entry) {
-            entry = { tile, at: performance.now() };
+            entry = { tile, at: performance.now(), shown: [] };
             entry.el = element(entry);
             entries.set(tile.index, entry);
             grid.appendChild(entry.el);
@@ -182,6 +218,12 @@ extension ConsolePage {
           }
         });
         events.addEventListener("error", () => { status.textContent = "reconnecting…"; });
-        setInterval(() => { for (const entry of entries.values()) if (entry.tile.rate > 0) tick(entry); }, 1000);
+        setInterval(() => {
+          for (const entry of entries.values()) {
+            if (entry.tile.rate > 0) tick(entry);
+            if (!visibility || visible.has(entry.tile.index)) refreshPicture(entry);
+          }
+        }, 1000);
+        setInterval(() => { const entry = entries.get(focused); if (entry) refreshPicture(entry); }, 250);
         """#
 }

@@ -52,7 +52,8 @@ public enum ConsolePage {
         .tile:focus-visible, .tile[aria-pressed="true"] { outline: 3px solid #2563eb; }
         .screen { aspect-ratio: 16 / 9; background: #111; color: #ccc; display: grid; place-items: center; font-size: .8rem; position: relative; }
         .tile[data-ad] .screen::after { content: "AD"; position: absolute; top: .2rem; right: .2rem; background: var(--ad); color: white; padding: 0 .3rem; font-weight: bold; }
-        .tile[data-pip] .screen { transform: scale(.5); transform-origin: bottom right; }
+        .screen img { width: 100%; height: 100%; object-fit: contain; }
+        .tile[data-pip] .screen img { width: 45%; height: 45%; position: absolute; right: .3rem; bottom: .3rem; outline: 2px solid white; }
         .name { font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
         .profile, .clock { font-size: .8rem; opacity: .8; }
         .state { font-size: .85rem; }
@@ -60,6 +61,7 @@ public enum ConsolePage {
         .tile[data-state="playing-primary"] .state { color: var(--ok); }
         .tile[data-ad] .state { color: var(--ad); }
         .rules { font-size: .75rem; }
+        .refusal { font-size: .75rem; color: var(--ad); }
         .rules span { border: 1px solid currentColor; border-radius: .2rem; padding: 0 .2rem; margin-right: .2rem; }
         #focus img { max-width: 100%; background: white; }
         #focus-log { font-size: .8rem; max-height: 20rem; overflow: auto; }

@@ -8,6 +8,8 @@ import Reports
 /// - `GET /console`, `/console/console.css`, `/console/console.js`: the page;
 /// - `GET /console/events`: the tiles as server-sent events (503 past `FleetConsole.listenerLimit`);
 /// - `GET /console/receivers/N/log` and `/timeline.svg`: the receiver in focus;
+/// - `GET /console/frames/N.jpg[?focus]`: the picture at receiver N's playhead (`ConsoleFrames`), or
+///   404 with why there is none;
 /// - `POST /console/receivers/N/control?command=play|pause|stop|seek&position=S`: a sender's command,
 ///   through the receiver's own routes; 403 without `--console-control`.
 ///
@@ -23,11 +25,13 @@ struct ConsoleResponder: Sendable {
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         if parts.count >= 3, parts[1] == "receivers", parts.last != "log" { return nil }
+        if parts.count == 3, parts[1] == "frames" { return nil }
         return answerNow(request, parts: parts)
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if parts.count == 3, parts[1] == "frames", request.method == "GET" { return await frame(parts[2], focused: request.query["focus"] != nil) }
         guard parts.count == 4, parts[1] == "receivers" else { return answerNow(request, parts: parts) }
         guard let index = Int(parts[2]), console.fleet.receivers.indices.contains(index) else {
             return .text("no receiver \(parts[2]); the console numbers them from 0 to \(console.fleet.receivers.count - 1)\n", status: 404)
@@ -58,6 +62,18 @@ struct ConsoleResponder: Sendable {
             return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: (try? JSONEncoder().encode(log)) ?? Data("[]".utf8))
         default:
             return .text("no console route \(request.path)\n", status: 404)
+        }
+    }
+
+    private func frame(_ name: String, focused: Bool) async -> HTTPResponse {
+        guard name.hasSuffix(".jpg"), let index = Int(name.dropLast(4)), console.fleet.receivers.indices.contains(index) else {
+            return .text("no picture: frames are /console/frames/N.jpg for a receiver N\n", status: 404)
+        }
+        switch await console.frames.picture(of: index, focused: focused) {
+        case .jpeg(let data):
+            return HTTPResponse(status: 200, headers: ["Content-Type": "image/jpeg", "Cache-Control": "no-store"], body: data)
+        case .none(let reason):
+            return HTTPResponse(status: 404, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"], body: Data("no picture: \(reason)\n".utf8))
         }
     }
 

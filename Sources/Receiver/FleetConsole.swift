@@ -24,6 +24,8 @@ public final class FleetConsole: Sendable {
     /// `--console-control`: the page's controls reach the receivers; without it they answer 403.
     public let allowsControl: Bool
     private let state: Mutex<State>
+    /// The tiles' pictures.
+    let frames: ConsoleFrames
 
     /// Pages watching at once; past it a page is answered 503. A page is one person, and each costs
     /// its queue of tiles.
@@ -34,6 +36,7 @@ public final class FleetConsole: Sendable {
     public init(fleet: ReceiverFleet, allowsControl: Bool) {
         self.fleet = fleet
         self.allowsControl = allowsControl
+        frames = ConsoleFrames(fleet: fleet)
         let receivers = fleet.receivers.map { (name: $0.configuration.name, profile: $0.configuration.profile.name, timeScale: $0.configuration.timeScale) }
         state = Mutex(State(board: ConsoleBoard(receivers: receivers)))
         for (index, receiver) in fleet.receivers.enumerated() {
@@ -90,7 +93,7 @@ public final class FleetConsole: Sendable {
         return admitted ? stream : nil
     }
 
-    var listenerCount: Int { state.withLock { $0.streams.count } }
+    public var listenerCount: Int { state.withLock { $0.streams.count } }
 
     func log(of index: Int) -> [ConsoleBoard.LogLine]? {
         state.withLock { $0.board.log(of: index) }

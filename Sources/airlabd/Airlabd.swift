@@ -48,8 +48,11 @@ enum Airlabd {
             ? FleetConsole(fleet: fleet, allowsControl: options.consoleControl) : nil
         var endpoints: [(endpoint: FleetMetricsEndpoint, host: String, metrics: Bool, console: Bool)] = []
         if let address = options.metricsAddress {
-            let served = options.consoleAddress == nil ? console : nil
-            endpoints.append((FleetMetricsEndpoint(fleet: fleet, address: address.host, port: address.port, console: served), address.host, true, served != nil))
+            let servesConsole = console != nil && options.consoleAddress == nil
+            endpoints.append((
+                FleetMetricsEndpoint(fleet: fleet, address: address.host, port: address.port, console: console, servesConsole: servesConsole),
+                address.host, true, servesConsole
+            ))
         }
         if let address = options.consoleAddress {
             endpoints.append((FleetMetricsEndpoint(fleet: fleet, address: address.host, port: address.port, console: console, option: "--console"), address.host, false, true))

@@ -1,0 +1,122 @@
+import Foundation
+import Loading
+import Media
+import MediaValues
+import Playback
+import Synchronization
+
+/// The pictures on the console's tiles: the frame at a receiver's playhead, taken from the segment it
+/// plays (`Media`'s `StillPicture`, on a probe thread), cached per segment and made at most once a
+/// `interval` per receiver (`focusInterval` for the tile in focus).
+///
+/// The segment is read again through the receiver's loader: `verify` and `realtime` drop the bytes
+/// they fetch once measured, and keeping every segment for a picture would cost a fleet far more
+/// memory than a picture is worth. A receiver in `--media probe` plans no segments and shows no
+/// picture. What cannot be read or decoded is "no picture", cached like a picture, so a hostile
+/// segment is tried once.
+final class ConsoleFrames: Sendable {
+    enum Picture: Sendable, Equatable {
+        case jpeg(Data)
+        /// Why there is none, in a sentence that names no URL or path.
+        case none(String)
+    }
+
+    private struct Made {
+        var at: ContinuousClock.Instant
+        var segment: String?
+        var picture: Picture
+    }
+
+    private struct State {
+        var cache: [String: Picture] = [:]
+        /// Cached segments, oldest first, for eviction.
+        var order: [String] = []
+        var last: [Int: Made] = [:]
+        var working = 0
+    }
+
+    private let state = Mutex(State())
+    private let fleet: ReceiverFleet
+
+    /// Pictures kept: a 320-pixel JPEG is 5 to 20 kB, so at most about 5 MB.
+    static let cacheLimit = 256
+    /// Pictures made at once in the process: each holds a probe thread and a segment's bytes.
+    static let concurrentLimit = 2
+    static let interval = Duration.seconds(1)
+    static let focusInterval = Duration.milliseconds(250)
+    static let width = 320
+    static let segmentByteLimit = 16 << 20
+    static let timeout = 10.0
+
+    init(fleet: ReceiverFleet) {
+        self.fleet = fleet
+    }
+
+    /// The picture at receiver `index`'s playhead now.
+    func picture(of index: Int, focused: Bool) async -> Picture {
+        let receiver = fleet.receivers[index]
+        guard let segment = Self.segmentNow(of: receiver.core) else {
+            let reason = receiver.core.active == nil ? "no session is playing" : "this receiver plans no segments (--media probe)"
+            return remember(.none(reason), of: index, segment: nil)
+        }
+        enum Step { case answer(Picture), make }
+        let now = ContinuousClock.now
+        let step: Step = state.withLock { state in
+            if let cached = state.cache[segment] { return .answer(cached) }
+            if let last = state.last[index], now - last.at < (focused ? Self.focusInterval : Self.interval) { return .answer(last.picture) }
+            guard state.working < Self.concurrentLimit else { return .answer(state.last[index]?.picture ?? .none("busy making other pictures")) }
+            state.working += 1
+            return .make
+        }
+        if case .answer(let picture) = step { return remember(picture, of: index, segment: segment) }
+        let picture = await make(segment, allowingLocalFiles: receiver.configuration.allowsFileURLs, loader: receiver.core.planner.loader)
+        state.withLock { state in
+            state.working -= 1
+            state.cache[segment] = picture
+            state.order.append(segment)
+            if state.order.count > Self.cacheLimit { state.cache.removeValue(forKey: state.order.removeFirst()) }
+        }
+        return remember(picture, of: index, segment: segment)
+    }
+
+    private func remember(_ picture: Picture, of index: Int, segment: String?) -> Picture {
+        state.withLock { state in
+            if state.last[index]?.segment != segment || segment == nil {
+                state.last[index] = Made(at: .now, segment: segment, picture: picture)
+            }
+        }
+        return picture
+    }
+
+    private func make(_ segment: String, allowingLocalFiles: Bool, loader: ResourceLoader) async -> Picture {
+        let bytes: Data
+        do throws(LoadingError) {
+            let location = try ResourceLocation(argument: segment)
+            bytes = try await loader.load(location, maximumSize: Self.segmentByteLimit, allowingLocalFiles: allowingLocalFiles).data
+        } catch {
+            return .none("the segment could not be read")
+        }
+        do throws(MediaError) {
+            return .jpeg(try await StillPicture.jpeg(of: bytes, input: "segment", width: Self.width, timeout: Self.timeout))
+        } catch {
+            return .none("the segment's picture could not be decoded")
+        }
+    }
+
+    /// The URL of the segment at the playhead: primary's, or the asset's in a break.
+    static func segmentNow(of core: ReceiverCore) -> String? {
+        guard let engine = core.current?.activeEngineNow else { return nil }
+        let list: SegmentList?
+        let position: Double
+        if let interstitial = engine.currentInterstitial {
+            let assets = engine.plan.breaks.first { $0.eventID == interstitial.eventID }?.assets ?? []
+            list = assets.indices.contains(interstitial.assetIndex) ? assets[interstitial.assetIndex].segments : nil
+            position = interstitial.offset
+        } else {
+            list = engine.plan.fetching?.primary
+            position = engine.position
+        }
+        guard let list, !list.isEmpty else { return nil }
+        return list.segments[list.index(containing: position)].uri
+    }
+}
