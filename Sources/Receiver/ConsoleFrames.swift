@@ -21,17 +21,14 @@ final class ConsoleFrames: Sendable {
         case none(String)
     }
 
-    private struct Made {
-        var at: ContinuousClock.Instant
-        var segment: String?
-        var picture: Picture
-    }
-
     private struct State {
         var cache: [String: Picture] = [:]
         /// Cached segments, oldest first, for eviction.
         var order: [String] = []
-        var last: [Int: Made] = [:]
+        /// When each receiver's last picture began to be made: the rate limit.
+        var madeAt: [Int: ContinuousClock.Instant] = [:]
+        /// Each receiver's last picture of a segment, shown again while the limit holds.
+        var shown: [Int: Picture] = [:]
         var working = 0
     }
 
@@ -56,34 +53,30 @@ final class ConsoleFrames: Sendable {
     func picture(of index: Int, focused: Bool) async -> Picture {
         let receiver = fleet.receivers[index]
         guard let segment = Self.segmentNow(of: receiver.core) else {
-            let reason = receiver.core.active == nil ? "no session is playing" : "this receiver plans no segments (--media probe)"
-            return remember(.none(reason), of: index, segment: nil)
+            return .none(receiver.core.active == nil ? "no session is playing" : "this receiver plans no segments (--media probe)")
         }
         enum Step { case answer(Picture), make }
         let now = ContinuousClock.now
         let step: Step = state.withLock { state in
-            if let cached = state.cache[segment] { return .answer(cached) }
-            if let last = state.last[index], now - last.at < (focused ? Self.focusInterval : Self.interval) { return .answer(last.picture) }
-            guard state.working < Self.concurrentLimit else { return .answer(state.last[index]?.picture ?? .none("busy making other pictures")) }
+            if let cached = state.cache[segment] {
+                state.shown[index] = cached
+                return .answer(cached)
+            }
+            let limited = state.madeAt[index].map { now - $0 < (focused ? Self.focusInterval : Self.interval) } ?? false
+            guard !limited, state.working < Self.concurrentLimit else {
+                return .answer(state.shown[index] ?? .none(limited ? "the next picture is on its way" : "busy making other pictures"))
+            }
+            state.madeAt[index] = now
             state.working += 1
             return .make
         }
-        if case .answer(let picture) = step { return remember(picture, of: index, segment: segment) }
+        if case .answer(let picture) = step { return picture }
         let picture = await make(segment, allowingLocalFiles: receiver.configuration.allowsFileURLs, loader: receiver.core.planner.loader)
         state.withLock { state in
             state.working -= 1
-            state.cache[segment] = picture
-            state.order.append(segment)
+            state.shown[index] = picture
+            if state.cache.updateValue(picture, forKey: segment) == nil { state.order.append(segment) }
             if state.order.count > Self.cacheLimit { state.cache.removeValue(forKey: state.order.removeFirst()) }
-        }
-        return remember(picture, of: index, segment: segment)
-    }
-
-    private func remember(_ picture: Picture, of index: Int, segment: String?) -> Picture {
-        state.withLock { state in
-            if state.last[index]?.segment != segment || segment == nil {
-                state.last[index] = Made(at: .now, segment: segment, picture: picture)
-            }
         }
         return picture
     }

@@ -33,11 +33,13 @@ struct ConsoleDaemonTests {
 
         /// The tiles of every `tiles` event until one shows receiver `index` in `state`, in order.
         func tiles(until index: Int, isIn state: String) async throws -> [[String: Any]] {
+            try await tiles { $0["index"] as? Int == index && $0["state"] as? String == state }
+        }
+
+        /// The tiles of every `tiles` event until one satisfies `done`, in order.
+        func tiles(until done: @escaping @Sendable ([String: Any]) -> Bool) async throws -> [[String: Any]] {
             let text = try await BlockingWork.run { [connection] in
-                connection.socket.read { data in
-                    let text = String(decoding: data, as: UTF8.self)
-                    return Self.tiles(in: text).contains { $0["index"] as? Int == index && $0["state"] as? String == state }
-                }
+                connection.socket.read { data in Self.tiles(in: String(decoding: data, as: UTF8.self)).contains(where: done) }
             }
             return Self.tiles(in: String(decoding: text, as: UTF8.self))
         }
@@ -93,6 +95,68 @@ struct ConsoleDaemonTests {
                 #expect(tiles.contains { ($0["lastRefusal"] as? [String: Any])?["restriction"] != nil })
             }
         }
+    }
+
+    @Test("The picture at the playhead: none before a cast, primary's, the ad's with other pixels, none for a segment that does not decode, and the daemon serves on")
+    func pictures() async throws {
+        try await CastFixture.with { media in
+            // Primary's last segment (8-12 s) is not media at all.
+            try Data(repeating: 0x47, count: 50_000).write(to: media.scratch.url.appendingPathComponent("primary/seg2.ts"))
+            // The second ad is the same test pattern as primary: negated, its every pixel differs.
+            let ad = media.scratch.url.appendingPathComponent("ad2/seg0.ts"), negated = media.scratch.url.appendingPathComponent("negated.ts")
+            try await BlockingWork.run {
+                try Tool.run("ffmpeg", [
+                    "-v", "error", "-y", "-nostdin", "-i", ad.path, "-vf", "negate", "-c:v", "libx265", "-x265-params", "log-level=error",
+                    "-c:a", "copy", "-copyts", "-f", "mpegts", negated.path,
+                ])
+            }
+            try FileManager.default.removeItem(at: ad)
+            try FileManager.default.moveItem(at: negated, to: ad)
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--media", "realtime", "--time-scale", "1", "--console", "127.0.0.1:0"]) { daemon in
+                let port = try Self.consolePort(daemon)
+                let before = try await HTTPTestClient.send(port: port, "GET", "/console/frames/0.jpg")
+                #expect(before.status == 404 && before.text.hasPrefix("no picture"), "\(before)")
+                #expect(try await HTTPTestClient.send(port: port, "GET", "/console/frames/1.jpg").status == 404)
+
+                let stream = try await ConsoleStream.open(port: port)
+                defer { stream.close() }
+                let reply = try await HTTPTestClient.send(port: daemon.port, "POST", "/play", json: ["url": media.playlist, "detached": true])
+                try #require(reply.status == 200, "POST /play: \(reply)")
+                _ = try await stream.tiles(until: 0, isIn: "playing-primary")
+                let primary = try await HTTPTestClient.send(port: port, "GET", "/console/frames/0.jpg")
+                #expect(primary.status == 200 && primary.headers["content-type"] == "image/jpeg", "\(primary)")
+
+                _ = try await stream.tiles { tile in
+                    tile["state"] as? String == "playing-interstitial" && (tile["interstitial"] as? [String: Any])?["eventID"] as? String == "ad-mismatching"
+                }
+                let ad = try await HTTPTestClient.send(port: port, "GET", "/console/frames/0.jpg")
+                #expect(ad.status == 200, "\(ad)")
+                #expect(try await Self.pixelDifference(primary.body, ad.body) > 64)
+
+                _ = try await stream.tiles { $0["state"] as? String == "playing-primary" && ($0["position"] as? Double ?? 0) >= 8 }
+                let broken = try await HTTPTestClient.send(port: port, "GET", "/console/frames/0.jpg")
+                #expect(broken.status == 404 && broken.text.contains("could not be decoded"), "\(broken)")
+                #expect(try await HTTPTestClient.send(port: port, "GET", "/console").status == 200)
+                #expect(try await daemon.send("GET", "/playback-info").status == 200)
+            }
+        }
+    }
+
+    /// The mean difference of two pictures' grey levels (0-255), both scaled to 16×16 by ffmpeg.
+    static func pixelDifference(_ first: Data, _ second: Data) async throws -> Double {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        var greys: [[UInt8]] = []
+        for (name, jpeg) in [("first", first), ("second", second)] {
+            let file = scratch.url.appendingPathComponent("\(name).jpg"), raw = scratch.url.appendingPathComponent("\(name).gray")
+            try jpeg.write(to: file)
+            try await BlockingWork.run {
+                try Tool.run("ffmpeg", ["-v", "error", "-i", file.path, "-vf", "scale=16:16,format=gray", "-f", "rawvideo", "-y", raw.path])
+            }
+            greys.append(Array(try Data(contentsOf: raw)))
+        }
+        try #require(greys[0].count == 256 && greys[1].count == 256)
+        return Double(zip(greys[0], greys[1]).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / 256
     }
 
     @Test("Read-only by default; a page past the bound is answered 503; bad receiver numbers are 404")
