@@ -9,12 +9,14 @@ public struct BreakRules: Sendable, Equatable {
         public var restrictions: InterstitialEvent.Restrictions
         /// `X-SKIP-CONTROL-OFFSET` and `-DURATION` (or the asset list's `SKIP-CONTROL`), when given.
         public var skipControl: InterstitialEvent.SkipControl?
-        public var assetCount: Int
+        /// Each asset's duration as planned, in the order the assets play.
+        public var assetDurations: [Double]
+        public var assetCount: Int { assetDurations.count }
 
-        public init(restrictions: InterstitialEvent.Restrictions, skipControl: InterstitialEvent.SkipControl? = nil, assetCount: Int) {
+        public init(restrictions: InterstitialEvent.Restrictions, skipControl: InterstitialEvent.SkipControl? = nil, assetDurations: [Double]) {
             self.restrictions = restrictions
             self.skipControl = skipControl
-            self.assetCount = assetCount
+            self.assetDurations = assetDurations
         }
     }
 
@@ -30,7 +32,8 @@ public struct BreakRules: Sendable, Equatable {
         var rules: [String: Rule] = [:]
         for planned in plan.breaks where rules[planned.eventID] == nil {
             rules[planned.eventID] = Rule(
-                restrictions: planned.restrictions, skipControl: skipControls[planned.eventID] ?? nil, assetCount: planned.assets.count)
+                restrictions: planned.restrictions, skipControl: skipControls[planned.eventID] ?? nil,
+                assetDurations: planned.assets.map(\.duration))
         }
         self.rules = rules
     }

@@ -94,6 +94,9 @@ extension ConsolePage {
         function refreshPicture(entry) {
           const t = entry.tile;
           if (!t.session || t.state === "idle" || t.state === "ended" || t.state === "failed") return;
+          const now = performance.now();
+          if (now - (entry.pictureAt || -Infinity) < (t.index === focused ? 250 : 1000)) return;
+          entry.pictureAt = now;
           const img = entry.el.querySelector(".screen img");
           img.src = "/console/frames/" + t.index + ".jpg?" + (t.index === focused ? "focus&" : "") + "t=" + Date.now();
         }
@@ -133,16 +136,26 @@ extension ConsolePage {
           entry.el.dataset.shown = entry.shown.join(" ");
         }
 
+        // Primary's position and duration; in an ad, the ad's own, with its skip control's countdown.
         function tick(entry) {
           const t = entry.tile;
-          const countdown = skipCountdown(entry);
-          entry.el.querySelector(".clock").textContent = clock(position(entry)) + " / " + clock(t.duration) + (countdown ? " · " + countdown : "");
+          const ad = t.interstitial;
+          const el = entry.el.querySelector(".clock");
+          if (ad && ad.assetStartedAt != null && t.state !== "playing-primary") {
+            const into = t.time - ad.assetStartedAt + (t.state === "playing-interstitial" ? elapsed(entry) : 0);
+            const countdown = skipCountdown(entry);
+            el.textContent = "ad " + clock(ad.assetDuration == null ? into : Math.min(into, ad.assetDuration)) + " / " + clock(ad.assetDuration) + (countdown ? " · " + countdown : "");
+          } else {
+            el.textContent = clock(position(entry)) + " / " + clock(t.duration);
+          }
         }
 
         function take(tile) {
           let entry = entries.get(tile.index);
           if (!entry) {
             entry = { tile, at: performance.now(), shown: [] };
+            // Counted on screen until the observer, which reports every tile once it lays them out, says not.
+            visible.add(tile.index);
             entry.el = element(entry);
             entries.set(tile.index, entry);
             grid.appendChild(entry.el);
@@ -150,6 +163,8 @@ extension ConsolePage {
           entry.tile = tile;
           entry.at = performance.now();
           render(entry);
+          // A change (into an ad, back to primary) brings its picture at once, not at the next second.
+          if (!visibility || visible.has(tile.index)) refreshPicture(entry);
           if (tile.index === focused) refreshFocus(false);
         }
 

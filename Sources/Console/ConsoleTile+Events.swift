@@ -61,12 +61,14 @@ extension ConsoleTile {
         if interstitial?.eventID != eventID {
             let rule = rules?[eventID]
             interstitial = Break(
-                eventID: eventID, assetIndex: nil, assetCount: rule?.assetCount, assetURI: nil,
+                eventID: eventID, assetIndex: nil, assetCount: rule?.assetCount, assetDuration: nil, assetURI: nil,
                 restrictions: rule?.restrictions.spellings ?? [],
                 assetStartedAt: nil, skipOffset: rule?.skipControl?.offset, skipDuration: rule?.skipControl?.duration)
         }
         if let asset, interstitial?.assetIndex != asset {
             interstitial?.assetIndex = asset
+            let durations = rules?[eventID]?.assetDurations ?? []
+            interstitial?.assetDuration = durations.indices.contains(asset) ? durations[asset] : nil
             interstitial?.assetURI = nil
             interstitial?.assetStartedAt = time
         }

@@ -11,6 +11,8 @@ public struct ConsoleTile: Sendable, Equatable, Encodable {
         public var eventID: String
         public var assetIndex: Int?
         public var assetCount: Int?
+        /// The current asset's planned duration.
+        public var assetDuration: Double?
         /// The asset's URI as the playlist names it.
         public var assetURI: String?
         /// Spec spellings, `SKIP` and `JUMP`.

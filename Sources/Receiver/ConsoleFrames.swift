@@ -30,6 +30,8 @@ final class ConsoleFrames: Sendable {
         /// Each receiver's last picture of a segment, shown again while the limit holds.
         var shown: [Int: Picture] = [:]
         var working = 0
+        /// Pictures waiting for one of the `concurrentLimit` places, oldest first.
+        var waiting: [CheckedContinuation<Bool, Never>] = []
     }
 
     private let state = Mutex(State())
@@ -39,6 +41,8 @@ final class ConsoleFrames: Sendable {
     static let cacheLimit = 256
     /// Pictures made at once in the process: each holds a probe thread and a segment's bytes.
     static let concurrentLimit = 2
+    /// Pictures that may wait for a place; past it a page hears "busy" (a page shows a tile's last picture).
+    static let waitingLimit = 64
     static let interval = Duration.seconds(1)
     static let focusInterval = Duration.milliseconds(250)
     static let width = 320
@@ -55,30 +59,62 @@ final class ConsoleFrames: Sendable {
         guard let segment = Self.segmentNow(of: receiver.core) else {
             return .none(receiver.core.active == nil ? "no session is playing" : "this receiver plans no segments (--media probe)")
         }
-        enum Step { case answer(Picture), make }
         let now = ContinuousClock.now
-        let step: Step = state.withLock { state in
+        let early: Picture? = state.withLock { state in
             if let cached = state.cache[segment] {
                 state.shown[index] = cached
-                return .answer(cached)
+                return cached
             }
-            let limited = state.madeAt[index].map { now - $0 < (focused ? Self.focusInterval : Self.interval) } ?? false
-            guard !limited, state.working < Self.concurrentLimit else {
-                return .answer(state.shown[index] ?? .none(limited ? "the next picture is on its way" : "busy making other pictures"))
+            if let made = state.madeAt[index], now - made < (focused ? Self.focusInterval : Self.interval) {
+                return state.shown[index] ?? .none("the next picture is on its way")
             }
             state.madeAt[index] = now
-            state.working += 1
-            return .make
+            return nil
         }
-        if case .answer(let picture) = step { return picture }
-        let picture = await make(segment, allowingLocalFiles: receiver.configuration.allowsFileURLs, loader: receiver.core.planner.loader)
+        if let early { return early }
+        guard await enter() else { return state.withLock { $0.shown[index] } ?? .none("busy making other pictures") }
+        let cached = state.withLock { $0.cache[segment] }
+        let picture: Picture
+        if let cached {
+            picture = cached
+        } else {
+            picture = await make(segment, allowingLocalFiles: receiver.configuration.allowsFileURLs, loader: receiver.core.planner.loader)
+        }
         state.withLock { state in
-            state.working -= 1
             state.shown[index] = picture
             if state.cache.updateValue(picture, forKey: segment) == nil { state.order.append(segment) }
             if state.order.count > Self.cacheLimit { state.cache.removeValue(forKey: state.order.removeFirst()) }
         }
+        leave()
         return picture
+    }
+
+    /// Takes one of the places to make a picture, waiting for one if need be; false when too many wait.
+    private func enter() async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let admitted: Bool? = state.withLock { state in
+                if state.working < Self.concurrentLimit {
+                    state.working += 1
+                    return true
+                }
+                guard state.waiting.count < Self.waitingLimit else { return false }
+                state.waiting.append(continuation)
+                return nil
+            }
+            if let admitted { continuation.resume(returning: admitted) }
+        }
+    }
+
+    /// Gives the place to the oldest waiting picture, or frees it.
+    private func leave() {
+        let next: CheckedContinuation<Bool, Never>? = state.withLock { state in
+            guard !state.waiting.isEmpty else {
+                state.working -= 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume(returning: true)
     }
 
     private func make(_ segment: String, allowingLocalFiles: Bool, loader: ResourceLoader) async -> Picture {

@@ -7,7 +7,7 @@ import Testing
 @Suite("A console tile follows the events a receiver publishes")
 struct ConsoleTileTests {
     static let breaks = BreakRules([
-        "ad-1": BreakRules.Rule(restrictions: [.jump, .skip], skipControl: InterstitialEvent.SkipControl(offset: 5, duration: 10), assetCount: 2)
+        "ad-1": BreakRules.Rule(restrictions: [.jump, .skip], skipControl: InterstitialEvent.SkipControl(offset: 5, duration: 10), assetDurations: [5, 10])
     ])
     static let session = ConsoleSession(id: "s1", duration: 60, breaks: breaks)
 
@@ -36,6 +36,7 @@ struct ConsoleTileTests {
         #expect(inAd.interstitial?.eventID == "ad-1")
         #expect(inAd.interstitial?.assetIndex == 1)
         #expect(inAd.interstitial?.assetCount == 2)
+        #expect(inAd.interstitial?.assetDuration == 10)
         #expect(inAd.interstitial?.assetURI == "ad/second.m3u8")
         #expect(inAd.interstitial?.restrictions == ["SKIP", "JUMP"])
         #expect(inAd.interstitial?.skipOffset == 5)

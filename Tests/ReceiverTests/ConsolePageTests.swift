@@ -48,6 +48,8 @@ struct ConsolePageTests {
                 let first = try #require(tiles.first { $0.index == 0 })
                 #expect(first.refusal.hasPrefix("refused seek 11"), "\(first.refusal)")
                 #expect(tiles.allSatisfy { !$0.html.contains(media.scratch.url.path) })
+                // Each tile asked for its pictures as it changed, and showed one.
+                #expect(tiles.allSatisfy { $0.html.contains("data-picture=\"shown\"") }, "\(tiles.map(\.html))")
             }
         }
     }
