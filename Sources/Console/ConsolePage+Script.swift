@@ -186,7 +186,10 @@ extension ConsolePage {
           if (!now && wait > 0) return;
           focusRefresh = performance.now() + 1000;
           const base = "/console/receivers/" + focused;
-          if (entry.tile.session) document.getElementById("focus-timeline").src = base + "/timeline.svg?v=" + entry.tile.version;
+          if (entry.tile.session) {
+            document.getElementById("focus-timeline").src = base + "/timeline.svg?v=" + entry.tile.version;
+            for (const side of ["before", "after"]) document.getElementById("transition-" + side).src = base + "/" + side + ".jpg?v=" + entry.tile.version;
+          }
           fetch(base + "/log").then((r) => r.ok ? r.json() : []).then((lines) => {
             const list = document.getElementById("focus-log");
             list.replaceChildren();

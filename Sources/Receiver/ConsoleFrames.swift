@@ -30,8 +30,17 @@ final class ConsoleFrames: Sendable {
         /// Each receiver's last picture of a segment, shown again while the limit holds.
         var shown: [Int: Picture] = [:]
         var working = 0
+        /// Each receiver's last switch into a break: primary's last picture before it, the ad's first.
+        var transitions: [Int: Transition] = [:]
         /// Pictures waiting for one of the `concurrentLimit` places, oldest first.
         var waiting: [CheckedContinuation<Bool, Never>] = []
+    }
+
+    /// The two pictures either side of a switch into a break.
+    struct Transition: Sendable, Equatable {
+        var eventID: String
+        var before: Picture
+        var after: Picture
     }
 
     private let state = Mutex(State())
@@ -72,16 +81,51 @@ final class ConsoleFrames: Sendable {
             return nil
         }
         if let early { return early }
-        guard await enter() else { return state.withLock { $0.shown[index] } ?? .none("busy making other pictures") }
-        let cached = state.withLock { $0.cache[segment] }
+        let made = await picture(ofSegment: segment, receiver: receiver)
+        return state.withLock { state in
+            guard let made else { return state.shown[index] ?? .none("busy making other pictures") }
+            state.shown[index] = made
+            return made
+        }
+    }
+
+    /// Receiver `index`'s last switch into a break, once both its pictures are made.
+    func transition(of index: Int) -> Transition? {
+        state.withLock { $0.transitions[index] }
+    }
+
+    /// Makes the pictures either side of receiver `index`'s switch into break `eventID`: primary's
+    /// segment where it was left, and the first segment of the break's first asset. Called as the break
+    /// starts; a receiver's breaks are seconds apart at the least, so this adds little to the work.
+    func recordTransition(of index: Int, into eventID: String, leaving position: Double) async {
+        let receiver = fleet.receivers[index]
+        guard let plan = receiver.core.current?.activeEngineNow?.plan else { return }
+        let primary = plan.fetching?.primary
+        let asset = plan.breaks.first { $0.eventID == eventID }?.assets.first?.segments
+        let before = primary.flatMap { $0.isEmpty ? nil : $0.segments[$0.index(containing: max(0, position - 0.001))].uri }
+        let after = asset.flatMap { $0.segments.first?.uri }
+        var pictures: [Picture] = []
+        for segment in [before, after] {
+            guard let segment else {
+                pictures.append(.none("this receiver plans no segments (--media probe)"))
+                continue
+            }
+            pictures.append(await picture(ofSegment: segment, receiver: receiver) ?? .none("busy making other pictures"))
+        }
+        state.withLock { $0.transitions[index] = Transition(eventID: eventID, before: pictures[0], after: pictures[1]) }
+    }
+
+    /// The picture of `segment`, from the cache or made in one of the places; nil when too many wait.
+    private func picture(ofSegment segment: String, receiver: Receiver) async -> Picture? {
+        if let cached = state.withLock({ $0.cache[segment] }) { return cached }
+        guard await enter() else { return nil }
         let picture: Picture
-        if let cached {
+        if let cached = state.withLock({ $0.cache[segment] }) {
             picture = cached
         } else {
             picture = await make(segment, allowingLocalFiles: receiver.configuration.allowsFileURLs, loader: receiver.core.planner.loader)
         }
         state.withLock { state in
-            state.shown[index] = picture
             if state.cache.updateValue(picture, forKey: segment) == nil { state.order.append(segment) }
             if state.order.count > Self.cacheLimit { state.cache.removeValue(forKey: state.order.removeFirst()) }
         }

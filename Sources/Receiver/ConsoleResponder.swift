@@ -7,7 +7,8 @@ import Reports
 /// `--console`'s own address:
 /// - `GET /console`, `/console/console.css`, `/console/console.js`: the page;
 /// - `GET /console/events`: the tiles as server-sent events (503 past `FleetConsole.listenerLimit`);
-/// - `GET /console/receivers/N/log` and `/timeline.svg`: the receiver in focus;
+/// - `GET /console/receivers/N/log`, `/timeline.svg`, `/before.jpg` and `/after.jpg`: the receiver in
+///   focus (the last two: the pictures either side of its last switch into a break);
 /// - `GET /console/frames/N.jpg[?focus]`: the picture at receiver N's playhead (`ConsoleFrames`), or
 ///   404 with why there is none;
 /// - `POST /console/receivers/N/control?command=play|pause|stop|seek&position=S`: a sender's command,
@@ -39,6 +40,12 @@ struct ConsoleResponder: Sendable {
         switch (parts[3], request.method) {
         case ("log", "GET"): return answerNow(request, parts: parts)
         case ("timeline.svg", "GET"): return timeline(of: index)
+        case ("before.jpg", "GET"), ("after.jpg", "GET"):
+            guard let transition = console.frames.transition(of: index) else { return .text("no picture: no switch into a break yet\n", status: 404) }
+            var response = Self.answer(parts[3] == "before.jpg" ? transition.before : transition.after)
+            // Which break, for a page (or a test) that wants to know which switch the pictures are of.
+            response.headers.set("X-Airlab-Event", transition.eventID)
+            return response
         case ("control", "POST"): return await control(index, request.query)
         default: return .text("no console route \(request.method) \(request.path)\n", status: 404)
         }
@@ -69,7 +76,11 @@ struct ConsoleResponder: Sendable {
         guard name.hasSuffix(".jpg"), let index = Int(name.dropLast(4)), console.fleet.receivers.indices.contains(index) else {
             return .text("no picture: frames are /console/frames/N.jpg for a receiver N\n", status: 404)
         }
-        switch await console.frames.picture(of: index, focused: focused) {
+        return Self.answer(await console.frames.picture(of: index, focused: focused))
+    }
+
+    private static func answer(_ picture: ConsoleFrames.Picture) -> HTTPResponse {
+        switch picture {
         case .jpeg(let data):
             return HTTPResponse(status: 200, headers: ["Content-Type": "image/jpeg", "Cache-Control": "no-store"], body: data)
         case .none(let reason):

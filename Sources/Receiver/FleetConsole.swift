@@ -53,11 +53,19 @@ public final class FleetConsole: Sendable {
     }
 
     private func record(_ events: [PlaybackEvent], of session: ConsoleSession?, receiver index: Int) {
-        let schedule = state.withLock { state in
+        let (schedule, watched) = state.withLock { state in
             state.board.apply(events, of: session, to: index)
-            guard !state.flushScheduled, !state.streams.isEmpty else { return false }
+            guard !state.flushScheduled, !state.streams.isEmpty else { return (false, !state.streams.isEmpty) }
             state.flushScheduled = true
-            return true
+            return (true, true)
+        }
+        // The pictures either side of a switch into a break, for the focus view: made only while a page
+        // watches, so that a fleet nobody looks at decodes nothing.
+        if watched {
+            for event in events {
+                guard case .interstitialStarted(let place, _) = event.detail else { continue }
+                Task { [frames] in await frames.recordTransition(of: index, into: place.eventID, leaving: event.position) }
+            }
         }
         if schedule {
             DispatchQueue.global().asyncAfter(deadline: .now() + Self.flushInterval) { [weak self] in self?.flush() }

@@ -138,6 +138,19 @@ struct ConsoleDaemonTests {
                 #expect(broken.status == 404 && broken.text.contains("could not be decoded"), "\(broken)")
                 #expect(try await HTTPTestClient.send(port: port, "GET", "/console").status == 200)
                 #expect(try await daemon.send("GET", "/playback-info").status == 200)
+
+                // The switch into the negated ad, as the focus view shows it: primary's last picture and the ad's first.
+                var sides: [HTTPReply] = []
+                while sides.count < 2 {
+                    let before = try await HTTPTestClient.send(port: port, "GET", "/console/receivers/0/before.jpg")
+                    let after = try await HTTPTestClient.send(port: port, "GET", "/console/receivers/0/after.jpg")
+                    if [before, after].allSatisfy({ $0.status == 200 && $0.headers["x-airlab-event"] == "ad-mismatching" }) {
+                        sides = [before, after]
+                    } else {
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                }
+                #expect(try await Self.pixelDifference(sides[0].body, sides[1].body) > 64)
             }
         }
     }
