@@ -33,6 +33,8 @@ public enum ConsolePage {
               <label>Seek to <input id="seek-to" type="number" min="0" step="1" value="0" inputmode="numeric"> s</label>
               <button type="button" data-command="seek">Seek</button>
               <button type="button" data-command="stop">Stop</button>
+              <button type="button" data-command="pip">PiP on</button>
+              <button type="button" data-command="pip-off">PiP off</button>
               <p id="control-result" role="status"></p>
             </form>
             <h3>Events</h3>

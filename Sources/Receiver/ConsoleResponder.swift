@@ -11,7 +11,7 @@ import Reports
 ///   focus (the last two: the pictures either side of its last switch into a break);
 /// - `GET /console/frames/N.jpg[?focus]`: the picture at receiver N's playhead (`ConsoleFrames`), or
 ///   404 with why there is none;
-/// - `POST /console/receivers/N/control?command=play|pause|stop|seek&position=S`: a sender's command,
+/// - `POST /console/receivers/N/control?command=play|pause|stop|seek&position=S|pip|pip-off`: a sender's command,
 ///   through the receiver's own routes; 403 without `--console-control`.
 ///
 /// The page shows receivers' names, profiles and what they play, never a file path or a request header.
@@ -96,13 +96,30 @@ struct ConsoleResponder: Sendable {
         return .text(TimelineSVG.document([report]), contentType: "image/svg+xml")
     }
 
-    /// The commands the page's buttons send, as the sender protocol's routes spell them.
-    private static let routes: [String: (path: String, query: @Sendable ([String: String]) -> [String: String]?)] = [
-        "play": ("/rate", { _ in ["value": "1"] }),
-        "pause": ("/rate", { _ in ["value": "0"] }),
-        "stop": ("/stop", { _ in [:] }),
-        "seek": ("/scrub", { query in query["position"].map { ["position": $0] } }),
-    ]
+    /// A command of the page's buttons as the sender protocol's request for it.
+    private struct Forward {
+        var method = "POST"
+        var path: String
+        var query: [String: String] = [:]
+        var body = Data()
+        var headers = HTTPHeaders()
+
+        init?(command: String, query: [String: String]) {
+            switch command {
+            case "play": (path, self.query) = ("/rate", ["value": "1"])
+            case "pause": (path, self.query) = ("/rate", ["value": "0"])
+            case "stop": path = "/stop"
+            case "seek":
+                guard let position = query["position"] else { return nil }
+                (path, self.query) = ("/scrub", ["position": position])
+            case "pip", "pip-off":
+                (method, path, self.query) = ("PUT", "/setProperty", ["presentationMode": ""])
+                body = Data(#"{"value": "\#(command == "pip" ? "pictureInPicture" : "standard")"}"#.utf8)
+                headers = ["Content-Type": "application/json"]
+            default: return nil
+            }
+        }
+    }
 
     /// A command through the receiver's own responder, so that it is refused, with the same reason, as
     /// a sender's would be (a seek across a JUMP break is a 403 naming it).
@@ -110,11 +127,11 @@ struct ConsoleResponder: Sendable {
         guard console.allowsControl else {
             return .text("the console is read-only; start airlabd with --console-control to send commands from it\n", status: 403)
         }
-        guard let name = query["command"], let route = Self.routes[name] else {
-            return .text("command= play, pause, seek (with position=SECONDS) or stop\n", status: 400)
+        guard let name = query["command"], let forward = Forward(command: name, query: query) else {
+            return .text("command= play, pause, seek (with position=SECONDS), stop, pip or pip-off\n", status: 400)
         }
-        guard let forwarded = route.query(query) else { return .text("seek needs position=SECONDS\n", status: 400) }
         let responder = ReceiverResponder(core: console.fleet.receivers[index].core)
-        return await responder.respond(to: HTTPRequest(method: "POST", path: route.path, query: forwarded))
+        return await responder.respond(
+            to: HTTPRequest(method: forward.method, path: forward.path, query: forward.query, headers: forward.headers, body: forward.body))
     }
 }

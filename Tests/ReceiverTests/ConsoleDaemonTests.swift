@@ -80,6 +80,12 @@ struct ConsoleDaemonTests {
                 #expect(refused.status == 403, "\(refused)")
                 #expect(refused.text.contains("JUMP") || refused.text.contains("SKIP"), "\(refused)")
 
+                // Picture in picture through the receiver's setProperty, and the tile shows it.
+                let pip = try await HTTPTestClient.send(port: port, "POST", "/console/receivers/1/control?command=pip")
+                #expect(pip.status == 200, "\(pip)")
+                _ = try await stream.tiles { $0["index"] as? Int == 1 && $0["pictureInPicture"] as? Bool == true }
+                #expect(try await HTTPTestClient.send(port: port, "POST", "/console/receivers/1/control?command=rewind").status == 400)
+
                 let tiles = try await stream.tiles(until: 1, isIn: "ended")
                 let states = tiles.compactMap { $0["state"] as? String }
                 let ad = try #require(tiles.first { $0["state"] as? String == "playing-interstitial" })
