@@ -80,6 +80,7 @@ struct LabRunEndToEndTests {
             "--time-scale", "20", "--do", "at 5 seek 11", "--out", out.path,
         ])
         #expect(result.status == 0, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        #expect(result.stdout.contains("live console of the local fleet: http://127.0.0.1:"), "\(result.stdout)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any])
         let sessions = try #require(document["sessions"] as? [[String: Any]])
         #expect(sessions.compactMap { $0["profile"] as? String } == ["apple-tv-4k", "smart-tv-high"])
