@@ -11,8 +11,8 @@ import Synchronization
 ///
 /// The segment is read again through the receiver's loader: `verify` and `realtime` drop the bytes
 /// they fetch once measured, and keeping every segment for a picture would cost a fleet far more
-/// memory than a picture is worth. A receiver in `--media probe` plans no segments and shows no
-/// picture. What cannot be read or decoded is "no picture", cached like a picture, so a hostile
+/// memory than a picture is worth. A receiver in `--media probe` plans no segments: its primary's are
+/// listed from its playlist when first asked for, and its ads show no picture. What cannot be read or decoded is "no picture", cached like a picture, so a hostile
 /// segment is tried once.
 final class ConsoleFrames: Sendable {
     enum Picture: Sendable, Equatable {
@@ -30,6 +30,9 @@ final class ConsoleFrames: Sendable {
         /// Each receiver's last picture of a segment, shown again while the limit holds.
         var shown: [Int: Picture] = [:]
         var working = 0
+        /// Primary's segments of each receiver's session in `--media probe`, which plans none: listed
+        /// from its playlist the first time a picture is asked for.
+        var probedPrimary: [Int: (session: String, list: SegmentList)] = [:]
         /// Each receiver's last switch into a break: primary's last picture before it, the ad's first.
         var transitions: [Int: Transition] = [:]
         /// Pictures waiting for one of the `concurrentLimit` places, oldest first.
@@ -65,8 +68,8 @@ final class ConsoleFrames: Sendable {
     /// The picture at receiver `index`'s playhead now.
     func picture(of index: Int, focused: Bool) async -> Picture {
         let receiver = fleet.receivers[index]
-        guard let segment = Self.segmentNow(of: receiver.core) else {
-            return .none(receiver.core.active == nil ? "no session is playing" : "this receiver plans no segments (--media probe)")
+        guard let segment = segmentNow(of: receiver.core, index: index) else {
+            return .none(receiver.core.active == nil ? "no session is playing" : "an ad's segments are not read in --media probe")
         }
         let now = ContinuousClock.now
         let early: Picture? = state.withLock { state in
@@ -99,15 +102,15 @@ final class ConsoleFrames: Sendable {
     /// starts; a receiver's breaks are seconds apart at the least, so this adds little to the work.
     func recordTransition(of index: Int, into eventID: String, leaving position: Double) async {
         let receiver = fleet.receivers[index]
-        guard let plan = receiver.core.current?.activeEngineNow?.plan else { return }
-        let primary = plan.fetching?.primary
+        guard let session = receiver.core.current, let plan = session.activeEngineNow?.plan else { return }
+        let primary = plan.fetching?.primary ?? probedPrimary(of: session, index: index)
         let asset = plan.breaks.first { $0.eventID == eventID }?.assets.first?.segments
-        let before = primary.flatMap { $0.isEmpty ? nil : $0.segments[$0.index(containing: max(0, position - 0.001))].uri }
+        let before = primary.isEmpty ? nil : primary.segments[primary.index(containing: max(0, position - 0.001))].uri
         let after = asset.flatMap { $0.segments.first?.uri }
         var pictures: [Picture] = []
         for segment in [before, after] {
             guard let segment else {
-                pictures.append(.none("this receiver plans no segments (--media probe)"))
+                pictures.append(.none("an ad's segments are not read in --media probe"))
                 continue
             }
             pictures.append(await picture(ofSegment: segment, receiver: receiver) ?? .none("busy making other pictures"))
@@ -176,9 +179,10 @@ final class ConsoleFrames: Sendable {
         }
     }
 
-    /// The URL of the segment at the playhead: primary's, or the asset's in a break.
-    static func segmentNow(of core: ReceiverCore) -> String? {
-        guard let engine = core.current?.activeEngineNow else { return nil }
+    /// The URL of the segment at the playhead: primary's, or the asset's in a break (in `--media probe`,
+    /// primary's only: its assets' playlists were never read).
+    private func segmentNow(of core: ReceiverCore, index: Int) -> String? {
+        guard let session = core.current, let engine = session.activeEngineNow else { return nil }
         let list: SegmentList?
         let position: Double
         if let interstitial = engine.currentInterstitial {
@@ -186,10 +190,21 @@ final class ConsoleFrames: Sendable {
             list = assets.indices.contains(interstitial.assetIndex) ? assets[interstitial.assetIndex].segments : nil
             position = interstitial.offset
         } else {
-            list = engine.plan.fetching?.primary
+            list = engine.plan.fetching?.primary ?? probedPrimary(of: session, index: index)
             position = engine.position
         }
         guard let list, !list.isEmpty else { return nil }
         return list.segments[list.index(containing: position)].uri
+    }
+
+    private func probedPrimary(of session: PlaybackSession, index: Int) -> SegmentList {
+        if let known = state.withLock({ $0.probedPrimary[index] }), known.session == session.id { return known.list }
+        let prepared = session.prepared
+        let segments = prepared.media.segments.filter { !$0.isGap }.map { segment in
+            PlannedSegment(uri: (try? prepared.mediaLocation.resolving(segment.uri))?.url.absoluteString ?? segment.uri, duration: segment.duration, bytes: 0)
+        }
+        let list = SegmentList(segments, startingAt: prepared.media.segments.first?.start ?? 0)
+        state.withLock { $0.probedPrimary[index] = (session.id, list) }
+        return list
     }
 }

@@ -161,6 +161,22 @@ struct ConsoleDaemonTests {
         }
     }
 
+    @Test("In --media probe, primary's picture comes from its playlist's segments, read on demand")
+    func probePictures() async throws {
+        try await CastFixture.with { media in
+            try await withDaemon(["--profile", "smart-tv-high", "--port", "0", "--time-scale", "1", "--console", "127.0.0.1:0"]) { daemon in
+                let port = try Self.consolePort(daemon)
+                let stream = try await ConsoleStream.open(port: port)
+                defer { stream.close() }
+                let reply = try await HTTPTestClient.send(port: daemon.port, "POST", "/play", json: ["url": media.plainPlaylist, "detached": true])
+                try #require(reply.status == 200, "POST /play: \(reply)")
+                _ = try await stream.tiles(until: 0, isIn: "playing-primary")
+                let picture = try await HTTPTestClient.send(port: port, "GET", "/console/frames/0.jpg")
+                #expect(picture.status == 200 && picture.body.starts(with: [0xFF, 0xD8]), "\(picture)")
+            }
+        }
+    }
+
     /// The mean difference of two pictures' grey levels (0-255), both scaled to 16×16 by ffmpeg.
     static func pixelDifference(_ first: Data, _ second: Data) async throws -> Double {
         let scratch = try Scratch()
