@@ -43,6 +43,14 @@ public struct ConsoleBoard: Sendable {
         changed.insert(index)
     }
 
+    /// Sets what was sampled of receiver `index`'s session; a change only when it differs.
+    public mutating func record(_ sample: ConsoleTile.Sample, of session: String, to index: Int) {
+        guard tiles.indices.contains(index), tiles[index].session == session, tiles[index].sample != sample else { return }
+        tiles[index].sample = sample
+        tiles[index].version += 1
+        changed.insert(index)
+    }
+
     /// The tiles changed since the last call, in the fleet's order, each once.
     public mutating func takeChanges() -> [ConsoleTile] {
         defer { changed.removeAll(keepingCapacity: true) }

@@ -63,7 +63,7 @@ extension ConsolePage {
           tile.type = "button";
           tile.className = "tile";
           tile.setAttribute("aria-pressed", "false");
-          for (const part of ["screen", "name", "profile", "state", "clock", "rules", "refusal"]) {
+          for (const part of ["screen", "name", "profile", "state", "clock", "rules", "figures", "refusal"]) {
             const child = document.createElement("div");
             child.className = part;
             tile.appendChild(child);
@@ -120,6 +120,10 @@ extension ConsolePage {
             chip.textContent = name;
             rules.appendChild(chip);
           }
+          const figures = [];
+          if (t.bufferAhead != null) figures.push("buffer " + t.bufferAhead.toFixed(1) + " s");
+          if (t.group) figures.push("group " + t.group + (t.groupSyncError != null ? ", sync " + (t.groupSyncError * 1000).toFixed(0) + " ms" : ""));
+          el.querySelector(".figures").textContent = figures.join(" · ");
           el.querySelector(".refusal").textContent = t.lastRefusal ? "refused " + t.lastRefusal.command + ": " + t.lastRefusal.reason : "";
           remember(entry);
         }

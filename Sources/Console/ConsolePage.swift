@@ -68,6 +68,7 @@ public enum ConsolePage {
         .tile[data-ad] .state { color: var(--ad); }
         .rules { font-size: .75rem; }
         .refusal { font-size: .75rem; color: var(--ad); }
+        .figures { font-size: .75rem; opacity: .8; }
         .rules span { border: 1px solid currentColor; border-radius: .2rem; padding: 0 .2rem; margin-right: .2rem; }
         #focus img { max-width: 100%; background: white; }
         #transition { display: flex; gap: .5rem; }

@@ -52,6 +52,11 @@ public struct ConsoleTile: Sendable, Equatable, Encodable {
     public var stall: Stall?
     public var pictureInPicture = false
     public var lastRefusal: Refusal?
+    /// Seconds of media buffered ahead of the playhead, when the session fetches segments; sampled.
+    public var bufferAhead: Double?
+    /// The watch-together group the session follows, and its sync error against the group in seconds; sampled.
+    public var group: String?
+    public var groupSyncError: Double?
     /// The states this session went through, each once in a row, oldest first (the last few only):
     /// how a glance, or a test, tells that primary gave way to an ad and came back.
     public var trail: [PlaybackState] = []
@@ -60,6 +65,31 @@ public struct ConsoleTile: Sendable, Equatable, Encodable {
 
     /// The longest trail kept: enough for a few breaks, bounded however long a session plays.
     public static let trailLimit = 24
+
+    /// What the console reads of a playing session between its events, about once a second: figures
+    /// that move without an event.
+    public struct Sample: Sendable, Equatable {
+        public var bufferAhead: Double?
+        public var group: String?
+        public var groupSyncError: Double?
+
+        /// Rounded as the page shows them (a tenth of a second, a millisecond), so that a figure that
+        /// barely moved is not a change.
+        public init(bufferAhead: Double?, group: String?, groupSyncError: Double?) {
+            self.bufferAhead = bufferAhead.map { ($0 * 10).rounded() / 10 }
+            self.group = group
+            self.groupSyncError = groupSyncError.map { ($0 * 1000).rounded() / 1000 }
+        }
+    }
+
+    public var sample: Sample {
+        get { Sample(bufferAhead: bufferAhead, group: group, groupSyncError: groupSyncError) }
+        set {
+            bufferAhead = newValue.bufferAhead
+            group = newValue.group
+            groupSyncError = newValue.groupSyncError
+        }
+    }
 
     public init(index: Int, receiver: String, profile: String, timeScale: Double) {
         self.index = index

@@ -18,6 +18,7 @@ public final class FleetConsole: Sendable {
         var board: ConsoleBoard
         var streams: [ObjectIdentifier: SSEStream] = [:]
         var flushScheduled = false
+        var sampling = false
     }
 
     let fleet: ReceiverFleet
@@ -86,18 +87,43 @@ public final class FleetConsole: Sendable {
         }
     }
 
+    /// How often the figures that move without events (buffer ahead, group sync error) are read.
+    static let sampleInterval = 1.0
+
+    /// Reads each playing session's buffer ahead and group sync error, once a `sampleInterval` while a
+    /// page watches: a look at its engine in this process, never a request to a receiver.
+    private func sample() {
+        for (index, receiver) in fleet.receivers.enumerated() {
+            guard let session = receiver.core.current, let engine = session.activeEngineNow else { continue }
+            let membership = session.membership
+            let figures = ConsoleTile.Sample(
+                bufferAhead: engine.bufferStatus?.ahead, group: membership?.request.groupID, groupSyncError: membership?.status(of: engine).syncError)
+            state.withLock { $0.board.record(figures, of: session.id, to: index) }
+        }
+        let (again, flushes) = state.withLock { state in
+            state.sampling = !state.streams.isEmpty
+            let flushes = state.sampling && state.board.hasChanges && !state.flushScheduled
+            if flushes { state.flushScheduled = true }
+            return (state.sampling, flushes)
+        }
+        if flushes { DispatchQueue.global().asyncAfter(deadline: .now() + Self.flushInterval) { [weak self] in self?.flush() } }
+        if again { DispatchQueue.global().asyncAfter(deadline: .now() + Self.sampleInterval) { [weak self] in self?.sample() } }
+    }
+
     /// A new page's event stream, greeted with every tile; nil when `listenerLimit` pages watch already.
     func stream() -> SSEStream? {
         let stream = SSEStream(onClose: { [weak self] stream, _ in
             _ = self?.state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
         })
-        let admitted = state.withLock { state in
-            guard state.streams.count < Self.listenerLimit else { return false }
+        let (admitted, startSampling) = state.withLock { state in
+            guard state.streams.count < Self.listenerLimit else { return (false, false) }
             let snapshot = Snapshot(control: allowsControl, tiles: state.board.tiles)
             stream.send(event: "snapshot", data: String(decoding: WireJSON.data(snapshot), as: UTF8.self))
             state.streams[ObjectIdentifier(stream)] = stream
-            return true
+            defer { state.sampling = true }
+            return (true, !state.sampling)
         }
+        if startSampling { DispatchQueue.global().async { [weak self] in self?.sample() } }
         return admitted ? stream : nil
     }
 

@@ -24,6 +24,21 @@ struct ConsoleBoardTests {
         #expect(board.takeChanges().isEmpty)
     }
 
+    @Test("A sample is a change only when it differs, as rounded, and only for the tile's session")
+    func samples() {
+        var board = Self.board(2)
+        let session = ConsoleSession(id: "s", duration: 60, breaks: BreakRules())
+        board.apply([Self.event(1)], of: session, to: 0)
+        _ = board.takeChanges()
+        board.record(ConsoleTile.Sample(bufferAhead: 12.34, group: "g", groupSyncError: 0.0123), of: "s", to: 0)
+        #expect(board.takeChanges().first?.bufferAhead == 12.3)
+        board.record(ConsoleTile.Sample(bufferAhead: 12.31, group: "g", groupSyncError: 0.01234), of: "s", to: 0)
+        board.record(ConsoleTile.Sample(bufferAhead: 5, group: nil, groupSyncError: nil), of: "other", to: 0)
+        board.record(ConsoleTile.Sample(bufferAhead: 5, group: nil, groupSyncError: nil), of: "s", to: 1)
+        #expect(board.takeChanges().isEmpty)
+        #expect(board.tiles[0].groupSyncError == 0.012)
+    }
+
     @Test("The log keeps the latest lines of the tile's session; an unknown index is ignored")
     func boundedLog() {
         var board = Self.board(2)

@@ -137,6 +137,8 @@ struct ConsoleDaemonTests {
                 }
                 let ad = try await HTTPTestClient.send(port: port, "GET", "/console/frames/0.jpg")
                 #expect(ad.status == 200, "\(ad)")
+                // A receiver that fetches its segments shows what it holds ahead, sampled while a page watches.
+                _ = try await stream.tiles { $0["bufferAhead"] is Double }
                 #expect(try await Self.pixelDifference(primary.body, ad.body) > 64)
 
                 _ = try await stream.tiles { $0["state"] as? String == "playing-primary" && ($0["position"] as? Double ?? 0) >= 8 }
