@@ -179,6 +179,22 @@ struct ConsoleDaemonTests {
         }
     }
 
+    @Test("A participant of a watch-together group shows its group on its tile, and its sync error once it follows")
+    func group() async throws {
+        try await CastFixture.with { media in
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "2", "--console", "127.0.0.1:0"]) { daemon in
+                let port = try Self.consolePort(daemon)
+                let stream = try await ConsoleStream.open(port: port)
+                defer { stream.close() }
+                let group = try await GroupDaemonTests.create(daemon, ["id": "g1", "contentID": "show", "policy": ["waitFor": ["playingInterstitial"]]])
+                let joined = try await GroupDaemonTests.join(daemon, media.playlist, host: daemon, group: group, participant: "A")
+                #expect(joined.status == 200, "\(joined)")
+                let tiles = try await stream.tiles { $0["group"] as? String == "g1" && $0["groupSyncError"] is Double }
+                #expect(tiles.last?["session"] as? String != nil)
+            }
+        }
+    }
+
     /// The mean difference of two pictures' grey levels (0-255), both scaled to 16×16 by ffmpeg.
     static func pixelDifference(_ first: Data, _ second: Data) async throws -> Double {
         let scratch = try Scratch()
