@@ -37,7 +37,7 @@ public struct ConsoleBoard: Sendable {
         }
         for event in events {
             tiles[index].apply(event, of: session)
-            logs[index].append(LogLine(time: event.time, kind: event.kind.rawValue, state: event.state, position: event.position, reason: event.reason))
+            logs[index].append(LogLine(time: event.time, kind: event.kind.rawValue, state: event.state, position: event.position, reason: PathFreeText.scrubbed(event.reason)))
         }
         if logs[index].count > Self.logLimit { logs[index].removeFirst(logs[index].count - Self.logLimit) }
         changed.insert(index)

@@ -36,16 +36,17 @@ extension ConsoleTile {
             interstitial = nil
         case .assetStarted(let asset):
             enter(asset.eventID, asset: asset.index, at: event.time, rules: session?.breaks)
-            interstitial?.assetURI = asset.uri
+            interstitial?.assetURI = PathFreeText.webAddress(asset.uri)
             interstitial?.assetStartedAt = event.time
         case .stallStarted(let reason, _):
-            stall = Stall(reason: reason.rawValue, explanation: event.reason)
+            stall = Stall(reason: reason.rawValue, explanation: PathFreeText.scrubbed(event.reason))
         case .stallEnded:
             stall = nil
         case .presentationModeChanged(let mode, _):
             pictureInPicture = mode == .pictureInPicture
         case .commandRefused(let command, let restriction, _):
-            lastRefusal = Refusal(command: command.description, restriction: restriction?.rawValue, reason: event.reason, time: event.time)
+            lastRefusal = Refusal(
+                command: command.description, restriction: restriction?.rawValue, reason: PathFreeText.scrubbed(event.reason), time: event.time)
         case .ended:
             interstitial = nil
             stall = nil

@@ -29,7 +29,7 @@ struct ConsoleTileTests {
             Self.event(1, .playingPrimary, .stateChanged(in: nil, startup: nil)),
             Self.event(10, .transitioning, .transitionStarted(Transition(), ad), position: 10),
             Self.event(10.5, .playingInterstitial, .interstitialStarted(BreakPlace("ad-1"), mode: nil), position: 10),
-            Self.event(10.5, .playingInterstitial, .assetStarted(AssetPlace("ad-1", index: 1, uri: "ad/second.m3u8")), position: 10),
+            Self.event(10.5, .playingInterstitial, .assetStarted(AssetPlace("ad-1", index: 1, uri: "https://ads.example/second.m3u8")), position: 10),
         ]
         let inAd = Self.play(events)
         #expect(inAd.state == .playingInterstitial)
@@ -37,7 +37,7 @@ struct ConsoleTileTests {
         #expect(inAd.interstitial?.assetIndex == 1)
         #expect(inAd.interstitial?.assetCount == 2)
         #expect(inAd.interstitial?.assetDuration == 10)
-        #expect(inAd.interstitial?.assetURI == "ad/second.m3u8")
+        #expect(inAd.interstitial?.assetURI == "https://ads.example/second.m3u8")
         #expect(inAd.interstitial?.restrictions == ["SKIP", "JUMP"])
         #expect(inAd.interstitial?.skipOffset == 5)
         #expect(inAd.interstitial?.assetStartedAt == 10.5)
@@ -69,6 +69,16 @@ struct ConsoleTileTests {
         #expect(resumed.stall == nil)
         #expect(resumed.lastRefusal?.restriction == "JUMP")
         #expect(resumed.lastRefusal?.reason == "JUMP ad-1 plays first")
+    }
+
+    @Test("No file path reaches the tile: a local asset's URI is left out, a path in a reason replaced")
+    func noPaths() {
+        let tile = Self.play([
+            Self.event(1, .playingInterstitial, .assetStarted(AssetPlace("ad-1", index: 0, uri: "file:///srv/ads/one.m3u8"))),
+            Self.event(2, .stalled, .stallStarted(.segmentError, in: nil), reason: "segment '/srv/ads/seg1.ts' failed; retried"),
+        ])
+        #expect(tile.interstitial?.assetURI == nil)
+        #expect(tile.stall?.explanation == "segment (a local file) failed; retried")
     }
 
     @Test("Picture in picture is shown until the mode changes back")
