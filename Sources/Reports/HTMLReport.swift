@@ -37,6 +37,7 @@ public enum HTMLReport {
             \(TimelineSVG.style)
             .legend span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 14px; vertical-align: middle; }
             img.frame { width: 160px; margin-right: 4px; background: #111; }
+            td.frames { white-space: nowrap; }
             </style>
             </head>
             <body>
@@ -68,7 +69,7 @@ public enum HTMLReport {
                     + "<td>\(why.isEmpty ? "media match" : why)</td>"
                     // A skipped break's reason already stands in the previous column.
                     + "<td class=\"\(failure == nil ? "pass" : "fail")\">\(failure.map { outcome.played ? e($0) : "did not play" } ?? "pass")</td>"
-                    + (frames.isEmpty ? "" : "<td>\(pictures(frames[outcome.eventID], eventID: outcome.eventID))</td>") + "</tr>")
+                    + (frames.isEmpty ? "" : "<td class=\"frames\">\(pictures(frames[outcome.eventID], eventID: outcome.eventID))</td>") + "</tr>")
             }
         }
         return """
