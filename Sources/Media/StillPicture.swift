@@ -73,7 +73,7 @@ final class PictureFrame {
         }
         // One thread: the picture is small work, and the probe queue already runs several at once.
         codec.context.pointee.thread_count = 1
-        try codec.open(decoder, input: input, deadline: deadline)
+        try codec.open(decoder, input: input)
         let decoded = try PictureFrame.allocate(input: input)
         guard let packet = av_packet_alloc() else { throw MediaError(input: input, reason: .ffmpeg(code: CFFmpeg_AVERROR(ENOMEM), message: "out of memory")) }
         var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
@@ -166,7 +166,7 @@ final class PictureFrame {
         codec.context.pointee.time_base = AVRational(num: 1, den: 25)
         codec.context.pointee.qmin = 2
         codec.context.pointee.qmax = 8
-        try codec.open(encoder, input: input, deadline: nil)
+        try codec.open(encoder, input: input)
         guard avcodec_send_frame(codec.context, frame) >= 0, let packet = av_packet_alloc() else {
             throw MediaError(input: input, reason: .ffmpeg(code: CFFmpeg_AVERROR_INVALIDDATA(), message: "the JPEG encoder refused the picture"))
         }
@@ -190,7 +190,7 @@ final class CodecContext {
         self.context = context
     }
 
-    func open(_ codec: UnsafePointer<AVCodec>, input: String, deadline: ProbeDeadline?) throws(MediaError) {
+    func open(_ codec: UnsafePointer<AVCodec>, input: String) throws(MediaError) {
         let opened = avcodec_open2(context, codec, nil)
         guard opened >= 0 else {
             throw MediaError(input: input, reason: .ffmpeg(code: opened, message: FFmpegFailure.message(opened)))
