@@ -110,7 +110,7 @@ struct ConsoleDaemonTests {
             try Data(repeating: 0x47, count: 50_000).write(to: media.scratch.url.appendingPathComponent("primary/seg2.ts"))
             // The second ad is the same test pattern as primary: negated, its every pixel differs.
             let ad = media.scratch.url.appendingPathComponent("ad2/seg0.ts"), negated = media.scratch.url.appendingPathComponent("negated.ts")
-            try await BlockingWork.run {
+            _ = try await BlockingWork.run {
                 try Tool.run("ffmpeg", [
                     "-v", "error", "-y", "-nostdin", "-i", ad.path, "-vf", "negate", "-c:v", "libx265", "-x265-params", "log-level=error",
                     "-c:a", "copy", "-copyts", "-f", "mpegts", negated.path,
@@ -203,7 +203,7 @@ struct ConsoleDaemonTests {
         for (name, jpeg) in [("first", first), ("second", second)] {
             let file = scratch.url.appendingPathComponent("\(name).jpg"), raw = scratch.url.appendingPathComponent("\(name).gray")
             try jpeg.write(to: file)
-            try await BlockingWork.run {
+            _ = try await BlockingWork.run {
                 try Tool.run("ffmpeg", ["-v", "error", "-i", file.path, "-vf", "scale=16:16,format=gray", "-f", "rawvideo", "-y", raw.path])
             }
             greys.append(Array(try Data(contentsOf: raw)))
