@@ -173,6 +173,7 @@ extension ConsolePage {
         }
 
         function focusOn(index) {
+          if (location.hash !== "#" + index) history.replaceState(null, "", "#" + index);
           for (const entry of entries.values()) entry.el.setAttribute("aria-pressed", String(entry.tile.index === index));
           focused = index;
           focusPane.hidden = false;
@@ -205,6 +206,14 @@ extension ConsolePage {
           }).catch(() => {});
         }
 
+        // The focus view's pictures are not there until the receiver has a session, or a switch into a
+        // break while a page watched: until then they are hidden, not drawn broken.
+        for (const id of ["focus-timeline", "transition-before", "transition-after"]) {
+          const img = document.getElementById(id);
+          img.addEventListener("error", () => { img.hidden = true; });
+          img.addEventListener("load", () => { img.hidden = false; });
+        }
+
         document.getElementById("controls").addEventListener("click", (event) => {
           const command = event.target.dataset && event.target.dataset.command;
           if (!command || focused == null) return;
@@ -231,6 +240,9 @@ extension ConsolePage {
           for (const tile of snapshot.tiles) take(tile);
           status.textContent = snapshot.tiles.length + " receivers, live";
           document.body.dataset.live = "";
+          // A link to one receiver (console#3) opens with it in focus.
+          const linked = /^#(\d+)$/.exec(location.hash);
+          if (linked && focused == null && entries.has(Number(linked[1]))) focusOn(Number(linked[1]));
         });
         events.addEventListener("tiles", (event) => {
           for (const tile of JSON.parse(event.data)) take(tile);
