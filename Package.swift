@@ -77,6 +77,9 @@ let package = Package(
         /// /play bodies in every form, query commands, playback info, identity and TXT record, /sessions,
         /// events for /reverse and /events, and the routes. No I/O.
         .target(name: "SenderProtocol", dependencies: ["HLS", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
+        /// The live console's tiles as values built from the receivers' events (the reducer and the board
+        /// that coalesces changes), and its page: HTML, CSS and one script. No I/O.
+        .target(name: "Console", dependencies: ["HLS", "Playback"]),
         /// Views of session reports: text, JSON, JUnit XML, and HTML with SVG timelines.
         .target(name: "Reports", dependencies: ["Conformance", "HLS", "JSONDocument", "MediaValues", "Coordination", "Profiles", "Sessions", "NumberText"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
@@ -133,7 +136,7 @@ let package = Package(
 
         /// One or many emulated receivers: sessions on the shared driver's scaled real clock (one per
         /// fleet), the sender protocol's routes, events, stored reports, metrics.
-        .target(name: "Receiver", dependencies: ["HTTP", "Pairing", "Cryptography", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Loading", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText", "ServerSentEvents"]),
+        .target(name: "Receiver", dependencies: ["Console", "HTTP", "Media", "MediaValues", "Pairing", "Cryptography", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Loading", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText", "ServerSentEvents"]),
 
         // MARK: - The sender side
 
@@ -169,6 +172,7 @@ let package = Package(
             name: "fuzz-property-list", dependencies: ["FuzzReplay", "JSONDocument", "SenderProtocol"], path: "Fuzz/PropertyListFuzz"),
         .executableTarget(name: "fuzz-request-head", dependencies: ["FuzzReplay", "HTTP", "SenderProtocol"], path: "Fuzz/RequestHeadFuzz"),
         .executableTarget(name: "fuzz-segment-probe", dependencies: ["FuzzReplay", "Media", "MediaValues"], path: "Fuzz/SegmentProbeFuzz"),
+        .executableTarget(name: "fuzz-still-picture", dependencies: ["FuzzReplay", "Media"], path: "Fuzz/StillPictureFuzz"),
         .executableTarget(
             name: "fuzz-segment-analysis", dependencies: ["FuzzReplay", "Conformance", "Media", "MediaValues"], path: "Fuzz/SegmentAnalysisFuzz"),
         .executableTarget(
@@ -215,7 +219,7 @@ let package = Package(
                 "TestSupport", "fuzz-playlist", "fuzz-asset-list", "fuzz-play-request", "fuzz-set-property", "fuzz-property-list",
                 "fuzz-request-head", "fuzz-segment-probe", "fuzz-segment-analysis", "fuzz-group-scenario", "fuzz-fetch-trace", "fuzz-fault-plan",
                 "fuzz-fleet-file", "fuzz-receiver-list", "fuzz-session-events", "fuzz-calibration-samples", "fuzz-rtsp-heads",
-                "fuzz-pairing-messages", "fuzz-hap-frames", "fuzz-profile",
+                "fuzz-pairing-messages", "fuzz-hap-frames", "fuzz-profile", "fuzz-still-picture",
             ]),
         /// The libcrypto border, and pairing between airlab's own ends and against pyatv's HAP pieces.
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "Cryptography", "ChildProcess", "TestSupport"], exclude: ["Resources"]),
@@ -225,6 +229,8 @@ let package = Package(
         /// The token bucket and the time ledger, paced transfers against the test origin, and the requests,
         /// event streams and kept connections of the sender's side against the HTTP server and hostile peers.
         .testTarget(name: "TransportTests", dependencies: ["Transport", "HTTP", "Origin", "TestSupport", "Profiles", "ServerSentEvents"]),
+        /// The console's reducer and board on values.
+        .testTarget(name: "ConsoleTests", dependencies: ["Console", "HLS", "Playback", "Profiles"]),
         .testTarget(name: "ReceiverTests", dependencies: ["Receiver", "Pairing", "Cryptography", "HLS", "Origin", "TestSupport", "airlab", "airlabd", "Playback", "Profiles", "Sessions"]),
         /// Checks the units in deploy/systemd/ with systemd-analyze, against the rules they must keep and
         /// against the options the built airlabd takes.

@@ -1,4 +1,5 @@
 // FFmpeg's functions, loaded on first use (loader.h): the ones Media calls, with FFmpeg 5.1's prototypes.
+// Decoding one frame and encoding it as JPEG (Media's StillPicture) need libavcodec's codec calls too.
 #include "COnDemand.h"
 #include "loader.h"
 
@@ -33,6 +34,8 @@
     X(const char *, av_get_pix_fmt_name, (enum AVPixelFormat pix_fmt), (pix_fmt)) \
     X(const char *, av_get_sample_fmt_name, (enum AVSampleFormat sample_fmt), (sample_fmt)) \
     X(AVRational, av_guess_sample_aspect_ratio, (AVFormatContext *format, AVStream *stream, AVFrame *frame), (format, stream, frame)) \
+    X(AVFrame *, av_frame_alloc, (void), ()) \
+    X(int, av_frame_get_buffer, (AVFrame *frame, int align), (frame, align)) \
     X(AVRational, av_guess_frame_rate, (AVFormatContext *ctx, AVStream *stream, AVFrame *frame), (ctx, stream, frame)) \
     X(void *, av_malloc, (size_t size), (size)) \
     X(AVPacket *, av_packet_alloc, (void), ()) \
@@ -45,6 +48,15 @@
     X(int64_t, av_rescale_q, (int64_t a, AVRational bq, AVRational cq), (a, bq, cq)) \
     X(uint8_t *, av_stream_get_side_data, (const AVStream *stream, enum AVPacketSideDataType type, size_t *size), (stream, type, size)) \
     X(int, av_strerror, (int errnum, char *errbuf, size_t errbuf_size), (errnum, errbuf, errbuf_size)) \
+    X(AVCodecContext *, avcodec_alloc_context3, (const AVCodec *codec), (codec)) \
+    X(const AVCodec *, avcodec_find_decoder, (enum AVCodecID id), (id)) \
+    X(const AVCodec *, avcodec_find_encoder, (enum AVCodecID id), (id)) \
+    X(int, avcodec_open2, (AVCodecContext *avctx, const AVCodec *codec, AVDictionary **options), (avctx, codec, options)) \
+    X(int, avcodec_parameters_to_context, (AVCodecContext *codec, const AVCodecParameters *par), (codec, par)) \
+    X(int, avcodec_receive_frame, (AVCodecContext *avctx, AVFrame *frame), (avctx, frame)) \
+    X(int, avcodec_receive_packet, (AVCodecContext *avctx, AVPacket *avpkt), (avctx, avpkt)) \
+    X(int, avcodec_send_frame, (AVCodecContext *avctx, const AVFrame *frame), (avctx, frame)) \
+    X(int, avcodec_send_packet, (AVCodecContext *avctx, const AVPacket *avpkt), (avctx, avpkt)) \
     X(const AVCodecDescriptor *, avcodec_descriptor_get, (enum AVCodecID id), (id)) \
     X(const char *, avcodec_profile_name, (enum AVCodecID codec_id, int profile), (codec_id, profile)) \
     X(AVFormatContext *, avformat_alloc_context, (void), ()) \
@@ -58,11 +70,13 @@
 // The same for the functions that return nothing: X(name, parameters, arguments).
 #define FFMPEG_PROCEDURES(X) \
     X(av_free, (void *ptr), (ptr)) \
+    X(av_frame_free, (AVFrame **frame), (frame)) \
     X(av_freep, (void *ptr), (ptr)) \
     X(av_log_set_level, (int level), (level)) \
     X(av_max_alloc, (size_t max), (max)) \
     X(av_packet_free, (AVPacket **pkt), (pkt)) \
     X(av_packet_unref, (AVPacket *pkt), (pkt)) \
+    X(avcodec_free_context, (AVCodecContext **avctx), (avctx)) \
     X(avformat_close_input, (AVFormatContext **s), (s)) \
     X(avio_context_free, (AVIOContext **s), (s))
 

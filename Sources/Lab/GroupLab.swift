@@ -13,6 +13,8 @@ public struct GroupLab: Sendable {
     public var seed: UInt64
     public var timeScale: Double?
     public var password: String?
+    /// Where the lab says what a person may want at once: the live console of each local fleet it starts.
+    public var announce: @Sendable (String) -> Void = { _ in }
 
     public init(scenario: GroupScenario, folder: URL, seed: UInt64) {
         self.scenario = scenario
@@ -43,6 +45,7 @@ public struct GroupLab: Sendable {
                 do throws(FleetError) {
                     let fleet = try await LocalFleet.start(profiles: [participant.profile], timeScale: timeScale)
                     fleets.append(fleet)
+                    if let console = fleet.console { announce("participant '\(participant.name)': live console \(console)\n") }
                     started = fleet.receivers.first
                 } catch {
                     await cleanUp()

@@ -71,6 +71,7 @@ public struct LabRun: Sendable {
                 throw LabRunError(error.description)
             }
             chosen = fleet?.receivers ?? []
+            if let console = fleet?.console { write("live console of the local fleet: \(console)\n") }
         }
         let receivers = chosen
 

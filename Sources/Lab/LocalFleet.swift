@@ -11,11 +11,14 @@ import Synchronization
 /// run that needs no network: any free ports, no mDNS, a state folder of its own that goes away after.
 public final class LocalFleet: Sendable {
     public let receivers: [Receiver]
+    /// The daemon's live console (docs/console.md), read-only, on a port of its own.
+    public let console: String?
     private let daemon: ChildProcess
     private let folder: URL
 
-    private init(receivers: [Receiver], daemon: ChildProcess, folder: URL) {
+    private init(receivers: [Receiver], console: String?, daemon: ChildProcess, folder: URL) {
         self.receivers = receivers
+        self.console = console
         self.daemon = daemon
         self.folder = folder
     }
@@ -50,6 +53,8 @@ public final class LocalFleet: Sendable {
         var arguments = profiles.flatMap { ["--profile", $0] }
         // The lifeline: a lab run that dies (killed, crashed) takes its local fleet with it.
         arguments += ["--address", "127.0.0.1", "--port", "0", "--no-mdns", "--state-dir", stateFolder.path, "--stop-on-stdin-close"]
+        // A person may watch the run live; the console is read-only, on 127.0.0.1 like the receivers.
+        arguments += ["--console", "127.0.0.1:0"]
         if let timeScale { arguments += ["--time-scale", timeScale.plainText] }
         if media != .probe { arguments += ["--media", media.rawValue] }
         let process: ChildProcess
@@ -60,13 +65,13 @@ public final class LocalFleet: Sendable {
             try? FileManager.default.removeItem(at: folder)
             throw FleetError("cannot start a local fleet: \(error)")
         }
-        let startup = await BlockingCall.run { () -> Result<[Receiver], FleetError> in
+        let startup = await BlockingCall.run { () -> Result<Announced, FleetError> in
             Self.awaitReady(process, log: log, timeout: startTimeout)
         }
         switch startup {
-        case .success(let receivers):
+        case .success(let announced):
             process.discardOutput()
-            return LocalFleet(receivers: receivers, daemon: process, folder: folder)
+            return LocalFleet(receivers: announced.receivers, console: announced.console, daemon: process, folder: folder)
         case .failure(let error):
             _ = await BlockingCall.run { () -> Int32 in process.terminate(grace: 2) }
             try? FileManager.default.removeItem(at: folder)
@@ -76,7 +81,12 @@ public final class LocalFleet: Sendable {
 
     /// Reads the daemon's announcements until `airlabd: ready`; a daemon that exits first, or takes
     /// longer than `timeout`, is a failure that quotes the last thing it said on stderr.
-    private static func awaitReady(_ process: ChildProcess, log: URL, timeout: Double) -> Result<[Receiver], FleetError> {
+    private struct Announced {
+        var receivers: [Receiver] = []
+        var console: String?
+    }
+
+    private static func awaitReady(_ process: ChildProcess, log: URL, timeout: Double) -> Result<Announced, FleetError> {
         let expired = Flag()
         let watchdog = DispatchWorkItem {
             expired.raise()
@@ -84,10 +94,11 @@ public final class LocalFleet: Sendable {
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         defer { watchdog.cancel() }
-        var receivers: [Receiver] = []
+        var announced = Announced()
         while let line = process.readLine() {
-            if line == ReadyAnnouncement.ready { return .success(receivers) }
-            if let receiver = FleetAnnouncement.receiver(in: line) { receivers.append(receiver) }
+            if line == ReadyAnnouncement.ready { return .success(announced) }
+            if let receiver = FleetAnnouncement.receiver(in: line) { announced.receivers.append(receiver) }
+            if let console = ReadyAnnouncement.console(in: line) { announced.console = console }
         }
         let status = process.waitUntilExit()
         let said = (try? String(contentsOf: log, encoding: .utf8))?

@@ -1,3 +1,4 @@
+import Console
 import Foundation
 import HTTP
 import Playback
@@ -14,6 +15,9 @@ final class EventHub: Sendable {
     }
 
     private let listeners = Mutex<[ObjectIdentifier: Listener]>([:])
+    /// Observers in this process (the fleet's console): they hear every event with its session, and
+    /// are not listeners a sender holds, so `count` leaves them out.
+    private let observers = Mutex<[@Sendable ([PlaybackEvent], ConsoleSession?) -> Void]>([])
 
     var count: Int { listeners.withLock { $0.count } }
 
@@ -29,7 +33,13 @@ final class EventHub: Sendable {
         _ = listeners.withLock { $0.removeValue(forKey: ObjectIdentifier(object)) }
     }
 
-    func publish(_ events: [PlaybackEvent], senderSessionID: String?, sessionID: String?) {
+    /// Adds an observer for as long as the receiver runs; it must only record, never wait.
+    func observe(_ observer: @escaping @Sendable ([PlaybackEvent], ConsoleSession?) -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    func publish(_ events: [PlaybackEvent], senderSessionID: String?, sessionID: String?, session: ConsoleSession? = nil) {
+        for observer in observers.withLock({ $0 }) { observer(events, session) }
         let current = listeners.withLock { Array($0.values) }
         guard !current.isEmpty else { return }
         // Each event is encoded once per form, however many listen.

@@ -10,14 +10,27 @@ import Synchronization
 public final class FleetMetricsEndpoint: Sendable {
     private let server: HTTPServer
     private let address: String
+    private let option: String
 
-    public init(fleet: ReceiverFleet, address: String, port: UInt16) {
+    /// - Parameters:
+    ///   - console: the process's console, whose pages `/metrics` counts.
+    ///   - servesConsole: also serve the console (`/console…`) here; the receivers' password then guards
+    ///     it (`/metrics` stays open to scrapers, as on each receiver).
+    ///   - option: the option that named the address, for the one-line reason a start fails with.
+    public init(
+        fleet: ReceiverFleet, address: String, port: UInt16, console: FleetConsole? = nil, servesConsole: Bool = true,
+        option: String = "--metrics-address"
+    ) {
+        let served = servesConsole ? console : nil
         self.address = address
+        self.option = option
         let ownConnections = Mutex<(@Sendable () -> Int)?>(nil)
-        let responder = FleetMetricsResponder(fleet: fleet, ownConnections: { ownConnections.withLock { $0 }?() ?? 0 })
+        let responder = FleetMetricsResponder(
+            fleet: fleet, console: served.map(ConsoleResponder.init), consolePages: { console?.listenerCount }, ownConnections: { ownConnections.withLock { $0 }?() ?? 0 })
         // A polling thread of its own, off the loop the receivers share: the exposition of 5,000
         // receivers is 15 MB of text, seconds of a thread that every receiver on it would wait for.
-        let configuration = HTTPServerConfiguration(address: address, port: port, connectionLimit: Self.connectionLimit, polling: .ownThreads(1))
+        var configuration = HTTPServerConfiguration(address: address, port: port, connectionLimit: Self.connectionLimit, polling: .ownThreads(1))
+        configuration.authentication = served?.password.map { DigestAuthentication(password: $0, exemptPaths: ["/metrics"]) }
         let server = HTTPServer(configuration: configuration, responder: responder)
         self.server = server
         ownConnections.withLock { $0 = { [weak server] in server?.statistics.openConnections ?? 0 } }
@@ -45,7 +58,7 @@ public final class FleetMetricsEndpoint: Sendable {
         do {
             try server.start()
         } catch {
-            throw ReceiverError("--metrics-address \(address): \(error)")
+            throw ReceiverError("\(option) \(address): \(error)")
         }
     }
 
@@ -59,22 +72,29 @@ public final class FleetMetricsEndpoint: Sendable {
 
 /// Answers `GET /metrics` on the polling thread: the exposition is built from snapshots under short
 /// locks and two small reads of `/proc`, on a server and thread of its own that no receiver shares.
+/// The console's routes, when it is served here, are its responder's.
 private struct FleetMetricsResponder: HTTPResponder {
     let fleet: ReceiverFleet
+    let console: ConsoleResponder?
+    let consolePages: @Sendable () -> Int?
     let ownConnections: @Sendable () -> Int
 
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
-        answer(request)
+        if let console, ConsoleResponder.serves(request.path) { return console.immediateResponse(to: request) }
+        return answer(request)
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        answer(request)
+        if let console, ConsoleResponder.serves(request.path) { return await console.respond(to: request) }
+        return answer(request)
     }
 
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
-        guard request.path == "/metrics" else { return .text("only /metrics is served here\n", status: 404) }
+        guard request.path == "/metrics" else {
+            return .text(console == nil ? "only /metrics is served here\n" : "/metrics and /console are served here\n", status: 404)
+        }
         guard request.method == "GET" || request.method == "HEAD" else { return .text("GET /metrics\n", status: 405) }
-        let text = fleet.exposition(process: ProcessFigures.current(), ownConnections: ownConnections())
+        let text = fleet.exposition(process: ProcessFigures.current(), ownConnections: ownConnections(), consolePages: consolePages())
         return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }
@@ -84,7 +104,8 @@ extension ReceiverFleet {
     ///
     /// - Parameter ownConnections: connections the metrics endpoint itself holds open, counted with
     ///   the receivers' in `airlab_process_http_open_connections`.
-    func exposition(process: ProcessFigures, ownConnections: Int) -> String {
+    ///   - consolePages: the console's pages watching now, when the process serves one.
+    func exposition(process: ProcessFigures, ownConnections: Int, consolePages: Int? = nil) -> String {
         var connections = ownConnections
         let sources = receivers.map { receiver in
             connections += receiver.core.openConnections()
@@ -101,6 +122,7 @@ extension ReceiverFleet {
         }
         gauge("airlab_fleet_receivers", "Receivers this process runs.", receivers.count)
         gauge("airlab_process_http_open_connections", "TCP connections open now to all receivers and to this endpoint.", connections)
+        gauge("airlab_console_pages", "Console pages watching the receivers now.", consolePages)
         gauge("process_resident_memory_bytes", "Resident memory of the process, in bytes (VmRSS).", process.residentBytes)
         gauge("process_open_fds", "Open file descriptors of the process.", process.openDescriptors)
         return MetricFamily.exposition(families)

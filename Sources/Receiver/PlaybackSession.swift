@@ -96,6 +96,9 @@ final class PlaybackSession: Sendable {
 
     var request: CastRequest { cast.request }
 
+    /// The cast as prepared (its playlist read, its events resolved), as it plays now.
+    var prepared: PreparedCast { cast.prepared }
+
     /// Runs `body` with the current engine while no event can be published, so that a new subscriber
     /// gets a snapshot and then every later event, none twice and none lost.
     func withCurrentState<T>(_ body: (PlaybackEngine, Bool) -> T) -> T {

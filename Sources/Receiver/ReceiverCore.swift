@@ -1,4 +1,5 @@
 import Casting
+import Console
 import Foundation
 import HTTP
 import SenderProtocol
@@ -193,6 +194,8 @@ final class ReceiverCore: Sendable {
         let id = UUID().uuidString.lowercased()
         let startedAt = Date()
         let senderSessionID = request.sessionID
+        let consoleSession = ConsoleSession(
+            id: id, duration: prepared.media.isLive ? nil : cast.plan.primaryDuration, breaks: BreakRules(plan: cast.plan, events: prepared.events))
         let session = PlaybackSession(
             id: id, startedAt: startedAt,
             request: SessionRequest(
@@ -202,7 +205,7 @@ final class ReceiverCore: Sendable {
             callbacks: SessionCallbacks(
                 publish: { [hub, metrics, membership] events in
                     metrics.count(events)
-                    hub.publish(events, senderSessionID: senderSessionID, sessionID: id)
+                    hub.publish(events, senderSessionID: senderSessionID, sessionID: id, session: consoleSession)
                     membership?.observe(ended: events.contains { $0.kind == .ended })
                 },
                 store: { [store, log, profile = cast.profile.name, playlist = prepared.request.playlist] report in

@@ -9,7 +9,19 @@ import Sessions
 ///
 /// Written as XHTML so that tools (and the tests) can read it as XML.
 public enum HTMLReport {
-    public static func render(_ report: SimulationReport, thresholds: LabThresholds) -> String {
+    /// The pictures either side of a break's switch: primary's last before it, the break's first (JPEG).
+    public struct BreakFrames: Sendable, Equatable {
+        public var before: Data?
+        public var after: Data?
+
+        public init(before: Data?, after: Data?) {
+            self.before = before
+            self.after = after
+        }
+    }
+
+    /// - Parameter frames: by event ID; given, the interstitials table shows them, small and embedded.
+    public static func render(_ report: SimulationReport, thresholds: LabThresholds, frames: [String: BreakFrames] = [:]) -> String {
         let e = JUnitReport.escape
         var html = """
             <!DOCTYPE html>
@@ -24,6 +36,8 @@ public enum HTMLReport {
             td.fail { background: #fde2e2; } td.pass { background: #e3f6e5; }
             \(TimelineSVG.style)
             .legend span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 14px; vertical-align: middle; }
+            img.frame { width: 160px; margin-right: 4px; background: #111; }
+            td.frames { white-space: nowrap; }
             </style>
             </head>
             <body>
@@ -31,7 +45,7 @@ public enum HTMLReport {
             <p>Seed \(report.seed); \(report.sessions.count) receiver(s) played the cast\(report.failures.isEmpty ? "" : ", \(report.failures.count) could not").</p>
 
             """
-        html += breakTable(report, thresholds: thresholds)
+        html += breakTable(report, thresholds: thresholds, frames: frames)
         html += "<h2>Timelines</h2>\n" + TimelineSVG.render(report.sessions) + "\n" + legend
         html += profileTable(report.profiles)
         if !report.failures.isEmpty {
@@ -42,7 +56,7 @@ public enum HTMLReport {
         return html + "</body>\n</html>\n"
     }
 
-    static func breakTable(_ report: SimulationReport, thresholds: LabThresholds) -> String {
+    static func breakTable(_ report: SimulationReport, thresholds: LabThresholds, frames: [String: BreakFrames] = [:]) -> String {
         let e = JUnitReport.escape
         var rows: [String] = []
         for session in report.sessions {
@@ -54,19 +68,29 @@ public enum HTMLReport {
                     + "<td>\(e(outcome.eventID))</td><td>\(latency(outcome.transitionIn))</td><td>\(latency(outcome.transitionOut))</td>"
                     + "<td>\(why.isEmpty ? "media match" : why)</td>"
                     // A skipped break's reason already stands in the previous column.
-                    + "<td class=\"\(failure == nil ? "pass" : "fail")\">\(failure.map { outcome.played ? e($0) : "did not play" } ?? "pass")</td></tr>")
+                    + "<td class=\"\(failure == nil ? "pass" : "fail")\">\(failure.map { outcome.played ? e($0) : "did not play" } ?? "pass")</td>"
+                    + (frames.isEmpty ? "" : "<td class=\"frames\">\(pictures(frames[outcome.eventID], eventID: outcome.eventID))</td>") + "</tr>")
             }
         }
         return """
             <h2>Interstitials</h2>
             <table class="breaks">
-            <thead><tr><th>receiver</th><th>interstitial</th><th>switch in (ms)</th><th>switch out (ms)</th><th>what differed</th><th>result</th></tr></thead>
+            <thead><tr><th>receiver</th><th>interstitial</th><th>switch in (ms)</th><th>switch out (ms)</th><th>what differed</th><th>result</th>\(frames.isEmpty ? "" : "<th>last frame before, first after</th>")</tr></thead>
             <tbody>
             \(rows.joined(separator: "\n"))
             </tbody>
             </table>
 
             """
+    }
+
+    /// The two pictures of a switch, embedded; "no picture" for a side that has none.
+    static func pictures(_ frames: BreakFrames?, eventID: String) -> String {
+        let e = JUnitReport.escape
+        return [("last primary frame before \(eventID)", frames?.before), ("first frame of \(eventID)", frames?.after)].map { alt, jpeg in
+            guard let jpeg else { return "<span class=\"frame\">no picture</span>" }
+            return "<img class=\"frame\" alt=\"\(e(alt))\" src=\"data:image/jpeg;base64,\(jpeg.base64EncodedString())\"/>"
+        }.joined()
     }
 
     /// The profiles the run used: a reader weighs the timelines by how much of each profile is assumed.

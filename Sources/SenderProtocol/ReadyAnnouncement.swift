@@ -25,6 +25,21 @@ public enum ReadyAnnouncement {
 
     private static let metricsPrefix = "airlabd: metrics for the process on http://"
 
+    /// `airlabd: console for the process on http://HOST:PORT/console`, before `ready` when the console is
+    /// served (on `--metrics-address` or `--console`).
+    public static func consoleLine(host: String, port: UInt16) -> String {
+        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        return "\(consolePrefix)\(authority)/console"
+    }
+
+    /// The console's URL of a console line; nil for any other line.
+    public static func console(in line: String) -> String? {
+        guard line.hasPrefix(consolePrefix), line.hasSuffix("/console") else { return nil }
+        return "http://" + line.dropFirst(consolePrefix.count)
+    }
+
+    private static let consolePrefix = "airlabd: console for the process on http://"
+
     /// The name, profile and `HOST:PORT` of a receiver line; nil for any other line. The name may hold
     /// anything, quotes included: it is what lies between the first quote and the last `" profile `.
     public static func receiver(in line: String) -> (name: String, profile: String, authority: String)? {

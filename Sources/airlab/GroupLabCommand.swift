@@ -31,6 +31,7 @@ enum GroupLabCommand {
         var lab = GroupLab(scenario: scenario, folder: URL(fileURLWithPath: file).deletingLastPathComponent(), seed: seed)
         lab.timeScale = timeScale
         lab.password = parsed.values("password").last
+        lab.announce = { Terminal.write($0) }
         let played: Result<GroupReport, ReceiverError>?
         do throws(LabRunError) {
             played = try await lab.run(interruption: Interruption.onInterruptSignal())

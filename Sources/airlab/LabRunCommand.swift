@@ -164,11 +164,12 @@ enum LabRunCommand {
             return CastCommand.interruptedStatus
         }
         let report = outcome.report
+        let frames = await ReportFrames.frames(playlist: options.playlist, profiles: report.sessions.map(\.profile))
 
         let files = [
             ("report.json", SessionReportJSON.render(report)),
             ("junit.xml", JUnitReport.render(report, thresholds: options.thresholds)),
-            ("report.html", HTMLReport.render(report, thresholds: options.thresholds)),
+            ("report.html", HTMLReport.render(report, thresholds: options.thresholds, frames: frames)),
         ]
         do {
             try FileManager.default.createDirectory(at: options.out, withIntermediateDirectories: true)

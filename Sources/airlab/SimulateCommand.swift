@@ -94,7 +94,11 @@ enum SimulateCommand {
         print(options.json ? SessionReportJSON.render(report) : SessionReportText.render(report), terminator: "")
         var thresholds = LabThresholds(maxTransitionMilliseconds: options.maxTransitionMilliseconds, failOnLostAds: options.failOnLostAds)
         thresholds.maxRebufferSeconds = options.maxRebufferSeconds
-        let writes = [(options.junitFile, { JUnitReport.render(report, thresholds: thresholds) }), (options.htmlFile, { HTMLReport.render(report, thresholds: thresholds) })]
+        let frames = options.htmlFile == nil || profiles.isEmpty ? [:] : await ReportFrames.frames(prepared, profile: profiles[0], planner: planner)
+        let writes = [
+            (options.junitFile, { JUnitReport.render(report, thresholds: thresholds) }),
+            (options.htmlFile, { HTMLReport.render(report, thresholds: thresholds, frames: frames) }),
+        ]
         for case let (path?, render) in writes {
             do {
                 try Data(render().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)

@@ -30,7 +30,7 @@ enum Airlabd {
         let log = DaemonLog(format: options.logFormat)
         let configurations = fitted(
             options.configurations, to: DescriptorLimit.raiseToHard(),
-            otherServers: options.metricsAddress == nil ? [] : [FleetMetricsEndpoint.connectionLimit], log: log)
+            otherServers: [options.metricsAddress, options.consoleAddress].compactMap { $0.map { _ in FleetMetricsEndpoint.connectionLimit } }, log: log)
         // One planner for the fleet: its probe cache serves every receiver.
         var planner = CastPlanner(
             loader: ResourceLoader(timeout: options.fetchTimeout), prober: ProbeCache(options: ProbeOptions(timeout: options.fetchTimeout)))
@@ -43,17 +43,29 @@ enum Airlabd {
             fputs("airlabd: \(error)\n", stderr)
             return usageStatus
         }
-        var metricsEndpoint: FleetMetricsEndpoint?
+        // The console is on the process endpoint unless --console gives it an address of its own.
+        let console = options.consoleAddress != nil || options.metricsAddress != nil
+            ? FleetConsole(fleet: fleet, allowsControl: options.consoleControl) : nil
+        var endpoints: [(endpoint: FleetMetricsEndpoint, host: String, metrics: Bool, console: Bool)] = []
         if let address = options.metricsAddress {
-            let endpoint = FleetMetricsEndpoint(fleet: fleet, address: address.host, port: address.port)
+            let servesConsole = console != nil && options.consoleAddress == nil
+            endpoints.append((
+                FleetMetricsEndpoint(fleet: fleet, address: address.host, port: address.port, console: console, servesConsole: servesConsole),
+                address.host, true, servesConsole
+            ))
+        }
+        if let address = options.consoleAddress {
+            endpoints.append((FleetMetricsEndpoint(fleet: fleet, address: address.host, port: address.port, console: console, option: "--console"), address.host, false, true))
+        }
+        for (index, served) in endpoints.enumerated() {
             do throws(ReceiverError) {
-                try endpoint.start()
+                try served.endpoint.start()
             } catch {
+                endpoints[..<index].forEach { $0.endpoint.stop() }
                 fleet.shutdown()
                 fputs("airlabd: \(error)\n", stderr)
                 return usageStatus
             }
-            metricsEndpoint = endpoint
         }
         let stop = StopRequest(signals: [SIGTERM, SIGINT], watchingStandardInput: options.stopsOnStandardInputClose)
         for receiver in fleet.receivers {
@@ -68,14 +80,16 @@ enum Airlabd {
         } else {
             log.write("\(pairing.count) AirPlay 2 receivers pair with their own PINs, each written when a sender asks for it (/pair-pin-start)")
         }
-        if let metricsEndpoint, let address = options.metricsAddress {
-            DaemonLog.announce(ReadyAnnouncement.metricsLine(host: address.host, port: metricsEndpoint.port))
+        for served in endpoints {
+            if served.metrics { DaemonLog.announce(ReadyAnnouncement.metricsLine(host: served.host, port: served.endpoint.port)) }
+            if served.console { DaemonLog.announce(ReadyAnnouncement.consoleLine(host: served.host, port: served.endpoint.port)) }
         }
         if options.advertise { fleet.advertise() } else { log.write("mDNS is off (--no-mdns)") }
         DaemonLog.announce(ReadyAnnouncement.ready)
         MemoryTrim.start()
         log.write("\(await stop.next()): ending sessions and stopping")
-        metricsEndpoint?.stop()
+        console?.stop()
+        endpoints.forEach { $0.endpoint.stop() }
         fleet.shutdown()
         return 0
     }

@@ -19,13 +19,17 @@ struct DaemonOptions {
             Profiles: \(ProfileCatalog().shippedNames.joined(separator: ", ")), or a path to a profile JSON file.
             SIGTERM or SIGINT ends the sessions (reason shutdown), writes their reports and exits 0.
             --metrics-address serves GET /metrics for the whole process, every series labelled with its
-            receiver and profile, plus the process's memory, descriptors and connections.
+            receiver and profile, plus the process's memory, descriptors and connections, and the live
+            console at /console (--console serves the console at an address of its own instead); the
+            console is read-only unless --console-control.
             Exit status 2: a bad option, an unreadable profile or fleet file, a port in use.
             """,
         options: [
             .value("profile", "NAME|FILE[*N]", help: "A receiver profile, N receivers of it with *N (1-1000; quote it from the shell); repeat for a fleet.", repeatable: true),
             .value("fleet", "FILE.json", help: "The fleet from a file instead of --profile, --port, --name, --password, --time-scale and --media."),
             .value("metrics-address", "HOST:PORT", help: "Also serve GET /metrics for the whole process there (port 0 picks a free one)."),
+            .value("console", "HOST:PORT", help: "Serve the live console (GET /console) there rather than on --metrics-address (port 0 picks a free one)."),
+            .flag("console-control", help: "Let the console's page send play, pause, seek and stop to the receivers (read-only otherwise)."),
             .value("name", "NAME", help: "The receiver's friendly name (a fleet adds each profile's name; replicas are numbered).", default: "the profile's display name"),
             .value("address", "ADDRESS", help: "The numeric address to listen on.", default: "0.0.0.0"),
             .value("port", "PORT", help: "The first receiver's port; the next ones follow; 0 picks free ports.", default: "7000"),
@@ -71,6 +75,9 @@ struct DaemonOptions {
     var logFormat: DaemonLog.Format
     var stopsOnStandardInputClose: Bool
     var metricsAddress: (host: String, port: UInt16)?
+    /// `--console`: the console's own address; nil serves it on `metricsAddress`, if any.
+    var consoleAddress: (host: String, port: UInt16)?
+    var consoleControl: Bool
     /// Seconds for loading a cast's playlists and probing its media.
     var fetchTimeout: Double
 
@@ -91,6 +98,16 @@ struct DaemonOptions {
                 throw fail("--metrics-address expects HOST:PORT or [IPV6]:PORT with a numeric address, not '\(text)'")
             }
             metricsAddress = listen
+        }
+        if let text = parsed.values("console").last {
+            guard let listen = FleetMetricsEndpoint.listenAddress(text) else {
+                throw fail("--console expects HOST:PORT or [IPV6]:PORT with a numeric address, not '\(text)'")
+            }
+            consoleAddress = listen
+        }
+        consoleControl = parsed.flag("console-control")
+        if consoleControl, consoleAddress == nil, metricsAddress == nil {
+            throw fail("--console-control needs a console: give --console HOST:PORT or --metrics-address HOST:PORT")
         }
 
         let fleet: FleetDescription

@@ -27,6 +27,7 @@ struct GroupLabRunTests {
         let result = try await BlockingWork.airlab(["lab", "run", "--group", file.path, "--time-scale", "4", "--max-missed", "0.5", "--out", out.path])
         #expect(result.status == 0, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
         #expect(result.stdout.contains("reports: \(out.path)/report.json"))
+        #expect(result.stdout.contains("participant 'A': live console http://127.0.0.1:"), "\(result.stdout)")
 
         let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any])
         let participants = try #require(document["participants"] as? [[String: Any]])

@@ -80,6 +80,10 @@ struct LabRunEndToEndTests {
             "--time-scale", "20", "--do", "at 5 seek 11", "--out", out.path,
         ])
         #expect(result.status == 0, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
+        #expect(result.stdout.contains("live console of the local fleet: http://127.0.0.1:"), "\(result.stdout)")
+        // The HTML report shows, at each break, the last frame before it and the first after (embedded JPEGs).
+        let html = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(html.components(separatedBy: "<img class=\"frame\"").count - 1 >= 4, "\(html.prefix(3000))")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json"))) as? [String: Any])
         let sessions = try #require(document["sessions"] as? [[String: Any]])
         #expect(sessions.compactMap { $0["profile"] as? String } == ["apple-tv-4k", "smart-tv-high"])

@@ -35,6 +35,9 @@ struct DaemonCommandLineTests {
         (["--fleet", "/nonexistent/fleet.json", "--time-scale", "2"], "--time-scale cannot be given with --fleet"),
         (["--profile", "soundbar", "--metrics-address", "9100"], "--metrics-address"),
         (["--profile", "soundbar", "--metrics-address", "localhost:9100"], "--metrics-address localhost"),
+        (["--profile", "soundbar", "--console", "9100"], "--console"),
+        (["--profile", "soundbar", "--console", "localhost:9100"], "--console localhost"),
+        (["--profile", "soundbar", "--console-control"], "--console-control needs a console"),
         ([], "--profile"),
     ])
     func badCommandLines(_ arguments: [String], _ named: String) async throws {

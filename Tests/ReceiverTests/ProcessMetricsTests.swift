@@ -156,7 +156,9 @@ struct ProcessMetricsTests {
                 let first = "\(Self.awkwardName) #1", second = "\(Self.awkwardName) #2"
 
                 // Every receiver series names its receiver and profile; the process series name neither.
-                let processFamilies: Set<String> = ["airlab_fleet_receivers", "airlab_process_http_open_connections", "process_resident_memory_bytes", "process_open_fds"]
+                let processFamilies: Set<String> = [
+                    "airlab_fleet_receivers", "airlab_process_http_open_connections", "airlab_console_pages", "process_resident_memory_bytes", "process_open_fds",
+                ]
                 for sample in exposition.samples {
                     if processFamilies.contains(sample.name) {
                         #expect(sample.labels.isEmpty, "\(sample)")
@@ -174,6 +176,8 @@ struct ProcessMetricsTests {
                 #expect(exposition.values("airlab_transition_seconds_count").count == 2)
 
                 #expect(exposition.values("airlab_fleet_receivers").map(\.value) == [2])
+                // The console is served on the same endpoint; no page watches it.
+                #expect(exposition.values("airlab_console_pages").map(\.value) == [0])
                 #expect(exposition.values("airlab_process_http_open_connections").first.map { $0.value >= 1 } == true)
                 #expect(exposition.values("process_resident_memory_bytes").first.map { $0.value > 1_000_000 } == true)
                 #expect(exposition.values("process_open_fds").first.map { $0.value > 3 } == true)

@@ -93,5 +93,19 @@ struct ReportWriterTests {
         #expect(try lanes[0].nodes(forXPath: "*[local-name()='path'][@class='refused']").count == 1)
         #expect(html.contains("frame_rate 30/1 -&gt; 25/1"))
         #expect(html.contains("soundbar"))
+        #expect(!html.contains("img class=\"frame\""))
+    }
+
+    @Test("Given frames, each break's row embeds the last frame before it and the first after, and says where there is none")
+    func frames() throws {
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xD9])
+        let eventIDs = Set(run().sessions.flatMap { $0.timeline.compactMap(\.eventID) })
+        let first = try #require(eventIDs.sorted().first)
+        let html = HTMLReport.render(run(), thresholds: LabThresholds(), frames: [first: HTMLReport.BreakFrames(before: jpeg, after: nil)])
+        let document = try XMLDocument(data: Data(html.utf8))
+        let images = try document.nodes(forXPath: "//*[local-name()='tr'][@data-event='\(first)']//*[local-name()='img']").compactMap { $0 as? XMLElement }
+        #expect(!images.isEmpty)
+        #expect(images.allSatisfy { $0.attributes?.first { $0.name == "src" }?.stringValue == "data:image/jpeg;base64,\(jpeg.base64EncodedString())" })
+        #expect(html.contains("no picture"))
     }
 }

@@ -1,0 +1,210 @@
+import Foundation
+import Loading
+import Media
+import MediaValues
+import Playback
+import Synchronization
+
+/// The pictures on the console's tiles: the frame at a receiver's playhead, taken from the segment it
+/// plays (`Media`'s `StillPicture`, on a probe thread), cached per segment and made at most once a
+/// `interval` per receiver (`focusInterval` for the tile in focus).
+///
+/// The segment is read again through the receiver's loader: `verify` and `realtime` drop the bytes
+/// they fetch once measured, and keeping every segment for a picture would cost a fleet far more
+/// memory than a picture is worth. A receiver in `--media probe` plans no segments: its primary's are
+/// listed from its playlist when first asked for, and its ads show no picture. What cannot be read or decoded is "no picture", cached like a picture, so a hostile
+/// segment is tried once.
+final class ConsoleFrames: Sendable {
+    enum Picture: Sendable, Equatable {
+        case jpeg(Data)
+        /// Why there is none, in a sentence that names no URL or path.
+        case none(String)
+    }
+
+    private struct State {
+        var cache: [String: Picture] = [:]
+        /// Cached segments, oldest first, for eviction.
+        var order: [String] = []
+        /// When each receiver's last picture began to be made: the rate limit.
+        var madeAt: [Int: ContinuousClock.Instant] = [:]
+        /// Each receiver's last picture of a segment, shown again while the limit holds.
+        var shown: [Int: Picture] = [:]
+        var working = 0
+        /// Primary's segments of each receiver's session in `--media probe`, which plans none: listed
+        /// from its playlist the first time a picture is asked for.
+        var probedPrimary: [Int: (session: String, list: SegmentList)] = [:]
+        /// Each receiver's last switch into a break: primary's last picture before it, the ad's first.
+        var transitions: [Int: Transition] = [:]
+        /// Pictures waiting for one of the `concurrentLimit` places, oldest first.
+        var waiting: [CheckedContinuation<Bool, Never>] = []
+    }
+
+    /// The two pictures either side of a switch into a break.
+    struct Transition: Sendable, Equatable {
+        var eventID: String
+        var before: Picture
+        var after: Picture
+    }
+
+    private let state = Mutex(State())
+    private let fleet: ReceiverFleet
+
+    /// Pictures kept: a 320-pixel JPEG is 5 to 20 kB, so at most about 5 MB.
+    static let cacheLimit = 256
+    /// Pictures made at once in the process: each holds a probe thread and a segment's bytes.
+    static let concurrentLimit = 2
+    /// Pictures that may wait for a place; past it a page hears "busy" (a page shows a tile's last picture).
+    static let waitingLimit = 64
+    static let interval = Duration.seconds(1)
+    static let focusInterval = Duration.milliseconds(250)
+    static let width = 320
+    static let segmentByteLimit = 16 << 20
+    static let timeout = 10.0
+
+    init(fleet: ReceiverFleet) {
+        self.fleet = fleet
+    }
+
+    /// The picture at receiver `index`'s playhead now.
+    func picture(of index: Int, focused: Bool) async -> Picture {
+        let receiver = fleet.receivers[index]
+        guard let segment = segmentNow(of: receiver.core, index: index) else {
+            return .none(receiver.core.active == nil ? "no session is playing" : "an ad's segments are not read in --media probe")
+        }
+        let now = ContinuousClock.now
+        let early: Picture? = state.withLock { state in
+            if let cached = state.cache[segment] {
+                state.shown[index] = cached
+                return cached
+            }
+            if let made = state.madeAt[index], now - made < (focused ? Self.focusInterval : Self.interval) {
+                return state.shown[index] ?? .none("the next picture is on its way")
+            }
+            state.madeAt[index] = now
+            return nil
+        }
+        if let early { return early }
+        let made = await picture(ofSegment: segment, receiver: receiver)
+        return state.withLock { state in
+            guard let made else { return state.shown[index] ?? .none("busy making other pictures") }
+            state.shown[index] = made
+            return made
+        }
+    }
+
+    /// Receiver `index`'s last switch into a break, once both its pictures are made.
+    func transition(of index: Int) -> Transition? {
+        state.withLock { $0.transitions[index] }
+    }
+
+    /// Makes the pictures either side of receiver `index`'s switch into break `eventID`: primary's
+    /// segment where it was left, and the first segment of the break's first asset. Called as the break
+    /// starts; a receiver's breaks are seconds apart at the least, so this adds little to the work.
+    func recordTransition(of index: Int, into eventID: String, leaving position: Double) async {
+        let receiver = fleet.receivers[index]
+        guard let session = receiver.core.current, let plan = session.activeEngineNow?.plan else { return }
+        let primary = plan.fetching?.primary ?? probedPrimary(of: session, index: index)
+        let asset = plan.breaks.first { $0.eventID == eventID }?.assets.first?.segments
+        let before = primary.isEmpty ? nil : primary.segments[primary.index(containing: max(0, position - 0.001))].uri
+        let after = asset.flatMap { $0.segments.first?.uri }
+        var pictures: [Picture] = []
+        for segment in [before, after] {
+            guard let segment else {
+                pictures.append(.none("an ad's segments are not read in --media probe"))
+                continue
+            }
+            pictures.append(await picture(ofSegment: segment, receiver: receiver) ?? .none("busy making other pictures"))
+        }
+        state.withLock { $0.transitions[index] = Transition(eventID: eventID, before: pictures[0], after: pictures[1]) }
+    }
+
+    /// The picture of `segment`, from the cache or made in one of the places; nil when too many wait.
+    private func picture(ofSegment segment: String, receiver: Receiver) async -> Picture? {
+        if let cached = state.withLock({ $0.cache[segment] }) { return cached }
+        guard await enter() else { return nil }
+        let picture: Picture
+        if let cached = state.withLock({ $0.cache[segment] }) {
+            picture = cached
+        } else {
+            picture = await make(segment, allowingLocalFiles: receiver.configuration.allowsFileURLs, loader: receiver.core.planner.loader)
+        }
+        state.withLock { state in
+            if state.cache.updateValue(picture, forKey: segment) == nil { state.order.append(segment) }
+            if state.order.count > Self.cacheLimit { state.cache.removeValue(forKey: state.order.removeFirst()) }
+        }
+        leave()
+        return picture
+    }
+
+    /// Takes one of the places to make a picture, waiting for one if need be; false when too many wait.
+    private func enter() async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let admitted: Bool? = state.withLock { state in
+                if state.working < Self.concurrentLimit {
+                    state.working += 1
+                    return true
+                }
+                guard state.waiting.count < Self.waitingLimit else { return false }
+                state.waiting.append(continuation)
+                return nil
+            }
+            if let admitted { continuation.resume(returning: admitted) }
+        }
+    }
+
+    /// Gives the place to the oldest waiting picture, or frees it.
+    private func leave() {
+        let next: CheckedContinuation<Bool, Never>? = state.withLock { state in
+            guard !state.waiting.isEmpty else {
+                state.working -= 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume(returning: true)
+    }
+
+    private func make(_ segment: String, allowingLocalFiles: Bool, loader: ResourceLoader) async -> Picture {
+        let bytes: Data
+        do throws(LoadingError) {
+            let location = try ResourceLocation(argument: segment)
+            bytes = try await loader.load(location, maximumSize: Self.segmentByteLimit, allowingLocalFiles: allowingLocalFiles).data
+        } catch {
+            return .none("the segment could not be read")
+        }
+        do throws(MediaError) {
+            return .jpeg(try await StillPicture.jpeg(of: bytes, input: "segment", width: Self.width, timeout: Self.timeout))
+        } catch {
+            return .none("the segment's picture could not be decoded")
+        }
+    }
+
+    /// The URL of the segment at the playhead: primary's, or the asset's in a break (in `--media probe`,
+    /// primary's only: its assets' playlists were never read).
+    private func segmentNow(of core: ReceiverCore, index: Int) -> String? {
+        guard let session = core.current, let engine = session.activeEngineNow else { return nil }
+        let list: SegmentList?
+        let position: Double
+        if let interstitial = engine.currentInterstitial {
+            let assets = engine.plan.breaks.first { $0.eventID == interstitial.eventID }?.assets ?? []
+            list = assets.indices.contains(interstitial.assetIndex) ? assets[interstitial.assetIndex].segments : nil
+            position = interstitial.offset
+        } else {
+            list = engine.plan.fetching?.primary ?? probedPrimary(of: session, index: index)
+            position = engine.position
+        }
+        guard let list, !list.isEmpty else { return nil }
+        return list.segments[list.index(containing: position)].uri
+    }
+
+    private func probedPrimary(of session: PlaybackSession, index: Int) -> SegmentList {
+        if let known = state.withLock({ $0.probedPrimary[index] }), known.session == session.id { return known.list }
+        let prepared = session.prepared
+        let segments = prepared.media.segments.filter { !$0.isGap }.map { segment in
+            PlannedSegment(uri: (try? prepared.mediaLocation.resolving(segment.uri))?.url.absoluteString ?? segment.uri, duration: segment.duration, bytes: 0)
+        }
+        let list = SegmentList(segments, startingAt: prepared.media.segments.first?.start ?? 0)
+        state.withLock { $0.probedPrimary[index] = (session.id, list) }
+        return list
+    }
+}

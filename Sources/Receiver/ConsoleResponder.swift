@@ -1,0 +1,137 @@
+import Console
+import Foundation
+import HTTP
+import Reports
+
+/// The console's routes (docs/console.md), served on the process endpoint beside `/metrics` or on
+/// `--console`'s own address:
+/// - `GET /console`, `/console/console.css`, `/console/console.js`: the page;
+/// - `GET /console/events`: the tiles as server-sent events (503 past `FleetConsole.listenerLimit`);
+/// - `GET /console/receivers/N/log`, `/timeline.svg`, `/before.jpg` and `/after.jpg`: the receiver in
+///   focus (the last two: the pictures either side of its last switch into a break);
+/// - `GET /console/frames/N.jpg[?focus]`: the picture at receiver N's playhead (`ConsoleFrames`), or
+///   404 with why there is none;
+/// - `POST /console/receivers/N/control?command=play|pause|stop|seek&position=S|pip|pip-off`: a sender's command,
+///   through the receiver's own routes; 403 without `--console-control`.
+///
+/// The page shows receivers' names, profiles and what they play, never a file path or a request header.
+struct ConsoleResponder: Sendable {
+    let console: FleetConsole
+
+    static func serves(_ path: String) -> Bool {
+        path == "/console" || path.hasPrefix("/console/")
+    }
+
+    /// The routes that never wait, answered on the polling thread; nil for those that run in a task.
+    func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if parts.count >= 3, parts[1] == "receivers", parts.last != "log" { return nil }
+        if parts.count == 3, parts[1] == "frames" { return nil }
+        return answerNow(request, parts: parts)
+    }
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if parts.count == 3, parts[1] == "frames", request.method == "GET" { return await frame(parts[2], focused: request.query["focus"] != nil) }
+        guard parts.count == 4, parts[1] == "receivers" else { return answerNow(request, parts: parts) }
+        guard let index = Int(parts[2]), console.fleet.receivers.indices.contains(index) else {
+            return .text("no receiver \(parts[2]); the console numbers them from 0 to \(console.fleet.receivers.count - 1)\n", status: 404)
+        }
+        switch (parts[3], request.method) {
+        case ("log", "GET"): return answerNow(request, parts: parts)
+        case ("timeline.svg", "GET"): return timeline(of: index)
+        case ("before.jpg", "GET"), ("after.jpg", "GET"):
+            guard let transition = console.frames.transition(of: index) else { return .text("no picture: no switch into a break yet\n", status: 404) }
+            var response = Self.answer(parts[3] == "before.jpg" ? transition.before : transition.after)
+            // Which break, for a page (or a test) that wants to know which switch the pictures are of.
+            response.headers.set("X-Airlab-Event", transition.eventID)
+            return response
+        case ("control", "POST"): return await control(index, request.query)
+        default: return .text("no console route \(request.method) \(request.path)\n", status: 404)
+        }
+    }
+
+    private func answerNow(_ request: HTTPRequest, parts: [String]) -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .text("the console's pages take GET\n", status: 405)
+        }
+        switch parts.dropFirst().first {
+        case nil: return .text(ConsolePage.html, contentType: "text/html; charset=utf-8")
+        case "console.css": return .text(ConsolePage.style, contentType: "text/css; charset=utf-8")
+        case "console.js": return .text(ConsolePage.script, contentType: "text/javascript; charset=utf-8")
+        case "events":
+            guard let stream = console.stream() else {
+                return .text("\(FleetConsole.listenerLimit) pages watch this console already; close one\n", status: 503)
+            }
+            return .eventStream(stream)
+        case "receivers" where parts.count == 4 && parts[3] == "log":
+            guard let index = Int(parts[2]), let log = console.log(of: index) else { return .text("no receiver \(parts[2])\n", status: 404) }
+            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: (try? JSONEncoder().encode(log)) ?? Data("[]".utf8))
+        default:
+            return .text("no console route \(request.path)\n", status: 404)
+        }
+    }
+
+    private func frame(_ name: String, focused: Bool) async -> HTTPResponse {
+        guard name.hasSuffix(".jpg"), let index = Int(name.dropLast(4)), console.fleet.receivers.indices.contains(index) else {
+            return .text("no picture: frames are /console/frames/N.jpg for a receiver N\n", status: 404)
+        }
+        return Self.answer(await console.frames.picture(of: index, focused: focused))
+    }
+
+    private static func answer(_ picture: ConsoleFrames.Picture) -> HTTPResponse {
+        switch picture {
+        case .jpeg(let data):
+            return HTTPResponse(status: 200, headers: ["Content-Type": "image/jpeg", "Cache-Control": "no-store"], body: data)
+        case .none(let reason):
+            return HTTPResponse(status: 404, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"], body: Data("no picture: \(reason)\n".utf8))
+        }
+    }
+
+    /// The timeline the reports draw, of the session playing or played last.
+    private func timeline(of index: Int) -> HTTPResponse {
+        let core = console.fleet.receivers[index].core
+        let report = core.current?.report ?? core.store.latest.flatMap { core.store.report(id: $0.id) }
+        guard let report else { return .text("no session has played on this receiver yet\n", status: 404) }
+        return .text(TimelineSVG.document([report]), contentType: "image/svg+xml")
+    }
+
+    /// A command of the page's buttons as the sender protocol's request for it.
+    private struct Forward {
+        var method = "POST"
+        var path: String
+        var query: [String: String] = [:]
+        var body = Data()
+        var headers = HTTPHeaders()
+
+        init?(command: String, query: [String: String]) {
+            switch command {
+            case "play": (path, self.query) = ("/rate", ["value": "1"])
+            case "pause": (path, self.query) = ("/rate", ["value": "0"])
+            case "stop": path = "/stop"
+            case "seek":
+                guard let position = query["position"] else { return nil }
+                (path, self.query) = ("/scrub", ["position": position])
+            case "pip", "pip-off":
+                (method, path, self.query) = ("PUT", "/setProperty", ["presentationMode": ""])
+                body = Data(#"{"value": "\#(command == "pip" ? "pictureInPicture" : "standard")"}"#.utf8)
+                headers = ["Content-Type": "application/json"]
+            default: return nil
+            }
+        }
+    }
+
+    /// A command through the receiver's own responder, so that it is refused, with the same reason, as
+    /// a sender's would be (a seek across a JUMP break is a 403 naming it).
+    private func control(_ index: Int, _ query: [String: String]) async -> HTTPResponse {
+        guard console.allowsControl else {
+            return .text("the console is read-only; start airlabd with --console-control to send commands from it\n", status: 403)
+        }
+        guard let name = query["command"], let forward = Forward(command: name, query: query) else {
+            return .text("command= play, pause, seek (with position=SECONDS), stop, pip or pip-off\n", status: 400)
+        }
+        let responder = ReceiverResponder(core: console.fleet.receivers[index].core)
+        return await responder.respond(
+            to: HTTPRequest(method: forward.method, path: forward.path, query: forward.query, headers: forward.headers, body: forward.body))
+    }
+}
