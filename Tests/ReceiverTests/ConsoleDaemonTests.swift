@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -16,6 +17,8 @@ struct ConsoleDaemonTests {
     final class ConsoleStream: Sendable {
         let connection: HTTPTestConnection
         let snapshot: String
+        /// Everything read after the snapshot: a later wait sees what an earlier one read past.
+        private let read = Mutex(Data())
 
         static func open(port: UInt16) async throws -> ConsoleStream {
             try await BlockingWork.run {
@@ -36,12 +39,17 @@ struct ConsoleDaemonTests {
             try await tiles { $0["index"] as? Int == index && $0["state"] as? String == state }
         }
 
-        /// The tiles of every `tiles` event until one satisfies `done`, in order.
+        /// The tiles of every `tiles` event since the snapshot until one satisfies `done`, in order.
         func tiles(until done: @escaping @Sendable ([String: Any]) -> Bool) async throws -> [[String: Any]] {
+            let earlier = read.withLock { $0 }
             let text = try await BlockingWork.run { [connection] in
-                connection.socket.read { data in Self.tiles(in: String(decoding: data, as: UTF8.self)).contains(where: done) }
+                connection.socket.read { data in Self.tiles(in: String(decoding: earlier + data, as: UTF8.self)).contains(where: done) }
             }
-            return Self.tiles(in: String(decoding: text, as: UTF8.self))
+            let all = read.withLock { read in
+                read.append(text)
+                return read
+            }
+            return Self.tiles(in: String(decoding: all, as: UTF8.self))
         }
 
         /// Every tile of the complete `tiles` events in `text` (the chunk sizes of the response lie on
