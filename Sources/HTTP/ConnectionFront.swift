@@ -28,45 +28,27 @@ final class ConnectionFront: @unchecked Sendable {
     /// The most bytes a front looks at to decide.
     static let peekLength = 32
 
-    let listener: Int32
+    let listener: ListeningSocket
     let thread: LoopThread
     private let decide: @Sendable ([UInt8]) -> FrontDecision
     private let core: ServerCore
 
     // The thread's own state.
-    private var listenerKey: UInt64 = 0
     private var undecided: [Int32: (key: UInt64, peer: SocketAddress.Storage, since: ContinuousClock.Instant)] = [:]
     private var relays: [ObjectIdentifier: RelayedConnection] = [:]
     private var stopped = false
 
-    init(listener: Int32, thread: LoopThread, core: ServerCore, decide: @escaping @Sendable ([UInt8]) -> FrontDecision) {
+    init(listener: ListeningSocket, thread: LoopThread, core: ServerCore, decide: @escaping @Sendable ([UInt8]) -> FrontDecision) {
         self.listener = listener
         self.thread = thread
         self.core = core
         self.decide = decide
     }
 
-    /// Opens a listening socket on `address`, non-blocking; its port is `SocketAddress.port(of:)`.
-    static func listen(on address: SocketAddress) throws -> Int32 {
-        var address = address
-        let descriptor = socket(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw HTTPServerError.cannotListen(address: address.host, port: address.port) }
-        var one: Int32 = 1
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        let length = address.length
-        let bound = address.withSockaddr { bind(descriptor, $0, length) }
-        guard bound == 0, Glibc.listen(descriptor, 128) == 0 else {
-            close(descriptor)
-            throw HTTPServerError.cannotListen(address: address.host, port: address.port)
-        }
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        return descriptor
-    }
-
     /// Starts accepting on the thread.
     func start() {
         thread.perform { [self] in
-            listenerKey = thread.watch(listener, reading: true, writing: false) { [self] _ in acceptAll() }
+            listener.start(on: thread) { [self] descriptor, peer in accepted(descriptor, peer) }
         }
     }
 
@@ -76,8 +58,7 @@ final class ConnectionFront: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         thread.perform { [self] in
             stopped = true
-            thread.unwatch(listenerKey, listener)
-            close(listener)
+            listener.close()
             for (descriptor, entry) in undecided {
                 thread.unwatch(entry.key, descriptor)
                 close(descriptor)
@@ -92,17 +73,10 @@ final class ConnectionFront: @unchecked Sendable {
 
     // MARK: - On the thread
 
-    private func acceptAll() {
-        while !stopped {
-            var peer = SocketAddress.Storage()
-            var length = socklen_t(0)
-            let descriptor = airlab_accept(listener, &peer.storage, &length)
-            guard descriptor >= 0 else { return }
-            peer.length = length
-            dropStale()
-            let key = thread.watch(descriptor, reading: true, writing: false) { [self] _ in firstBytes(on: descriptor) }
-            undecided[descriptor] = (key, peer, .now)
-        }
+    private func accepted(_ descriptor: Int32, _ peer: SocketAddress.Storage) {
+        dropStale()
+        let key = thread.watch(descriptor, reading: true, writing: false) { [self] _ in firstBytes(on: descriptor) }
+        undecided[descriptor] = (key, peer, .now)
     }
 
     /// The oldest connections that have said nothing for too long, or past the cap, go.

@@ -29,6 +29,28 @@ public struct RTSPTranslation: Sendable {
         var bodyLeft = 0
         /// Past a message it could not frame: everything passes as it is.
         var passing = false
+
+        /// Moves what belongs to the current body (everything, once passing) into `output`; false
+        /// when a head comes next.
+        mutating func passBody(_ bytes: [UInt8], at index: inout Int, into output: inout [UInt8]) -> Bool {
+            guard passing || bodyLeft > 0 else { return false }
+            let take = passing ? bytes.count - index : min(bodyLeft, bytes.count - index)
+            output += bytes[index..<index + take]
+            if !passing { bodyLeft -= take }
+            index += take
+            return true
+        }
+
+        /// Takes bytes into the head up to its blank line: the whole head once it is there (and the
+        /// direction ready for the next), nil while it has not come.
+        mutating func nextHead(_ bytes: [UInt8], at index: inout Int, naming what: String) throws(Failure) -> [UInt8]? {
+            guard RTSPTranslation.appendHead(&head, from: bytes, at: &index) != nil else {
+                guard head.count <= RTSPTranslation.maximumHead else { throw Failure(description: "\(what) over \(RTSPTranslation.maximumHead) bytes") }
+                return nil
+            }
+            defer { head = [] }
+            return head
+        }
     }
 
     private var inbound = Direction()
@@ -37,32 +59,16 @@ public struct RTSPTranslation: Sendable {
 
     public init() {}
 
-    /// Whether any RTSP request has gone through: the sender speaks AirPlay 2's RTSP.
-    public private(set) var sawRTSP = false
-
     /// Bytes from the sender, rewritten for libmicrohttpd.
     public mutating func inbound(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
         var output: [UInt8] = []
         var index = 0
         while index < bytes.count {
-            if inbound.passing || inbound.bodyLeft > 0 {
-                let take = inbound.passing ? bytes.count - index : min(inbound.bodyLeft, bytes.count - index)
-                output += bytes[index..<index + take]
-                if !inbound.passing { inbound.bodyLeft -= take }
-                index += take
-                continue
-            }
-            guard let end = Self.appendHead(&inbound.head, from: bytes, at: &index) else {
-                guard inbound.head.count <= Self.maximumHead else { throw Failure(description: "a request head over \(Self.maximumHead) bytes") }
-                continue
-            }
-            _ = end
-            let head = inbound.head
-            inbound.head = []
+            if inbound.passBody(bytes, at: &index, into: &output) { continue }
+            guard let head = try inbound.nextHead(bytes, at: &index, naming: "a request head") else { continue }
             let (rewritten, message) = try Self.request(head)
             guard pending.count < Self.maximumPending else { throw Failure(description: "more than \(Self.maximumPending) requests sent ahead of their answers") }
             pending.append(message.protocolKind)
-            if case .rtsp = message.protocolKind { sawRTSP = true }
             inbound.bodyLeft = message.bodyLength
             output += rewritten
         }
@@ -74,19 +80,8 @@ public struct RTSPTranslation: Sendable {
         var output: [UInt8] = []
         var index = 0
         while index < bytes.count {
-            if outbound.passing || outbound.bodyLeft > 0 {
-                let take = outbound.passing ? bytes.count - index : min(outbound.bodyLeft, bytes.count - index)
-                output += bytes[index..<index + take]
-                if !outbound.passing { outbound.bodyLeft -= take }
-                index += take
-                continue
-            }
-            guard Self.appendHead(&outbound.head, from: bytes, at: &index) != nil else {
-                guard outbound.head.count <= Self.maximumHead else { throw Failure(description: "an answer head over \(Self.maximumHead) bytes") }
-                continue
-            }
-            let head = outbound.head
-            outbound.head = []
+            if outbound.passBody(bytes, at: &index, into: &output) { continue }
+            guard let head = try outbound.nextHead(bytes, at: &index, naming: "an answer head") else { continue }
             let lines = Self.lines(of: head)
             guard let status = lines.first, status.hasPrefix("HTTP/1."), status.count >= 12 else {
                 throw Failure(description: "an answer that does not start with an HTTP status line")
@@ -125,7 +120,7 @@ public struct RTSPTranslation: Sendable {
     }
 
     /// Moves bytes into `head` until its blank line; the index past it, or nil when it has not come yet.
-    private static func appendHead(_ head: inout [UInt8], from bytes: [UInt8], at index: inout Int) -> Int? {
+    fileprivate static func appendHead(_ head: inout [UInt8], from bytes: [UInt8], at index: inout Int) -> Int? {
         while index < bytes.count {
             head.append(bytes[index])
             index += 1

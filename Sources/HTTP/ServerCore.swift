@@ -86,7 +86,7 @@ final class ServerCore: @unchecked Sendable {
         // libmicrohttpd gives each thread a share of the connection limit, and refuses a share of none.
         case .ownThreads(let count): max(1, limit == 0 ? count : min(count, limit))
         }
-        let listener = try configuration.front.map { _ in try ConnectionFront.listen(on: address) }
+        let listener = try configuration.front.map { _ in try ListeningSocket(on: address) }
         let daemon = address.withSockaddr { sockaddr in
             airlab_mhd_start(
                 sockaddr, isIPv6, listener == nil, UInt32(clamping: threads), UInt32(clamping: limit),
@@ -96,7 +96,7 @@ final class ServerCore: @unchecked Sendable {
                 closure)
         }
         guard let daemon else {
-            if let listener { close(listener) }
+            listener?.close()
             throw HTTPServerError.cannotListen(address: configuration.address, port: configuration.port)
         }
         if threads == 0 {
@@ -109,10 +109,12 @@ final class ServerCore: @unchecked Sendable {
             self, sweepEvery: ConnectionWatch.sweepInterval(requestTimeout: ConnectionWatch.timeout(seconds: configuration.requestTimeoutSeconds)),
             heartbeatEvery: .seconds(max(0.05, configuration.heartbeatIntervalSeconds)))
         if let listener, let decide = configuration.front {
+            // The front runs on the loop thread that runs the daemon (or, for a daemon with threads of
+            // its own, the least busy one), so that handing it a connection never races its polling.
             let front = ConnectionFront(listener: listener, thread: loop?.thread ?? ServerLoop.shared.leastBusyThread(), core: self, decide: decide)
             self.front = front
             front.start()
-            return SocketAddress.boundPort(of: listener)
+            return listener.port
         }
         return airlab_mhd_bound_port(daemon)
     }

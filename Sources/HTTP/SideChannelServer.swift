@@ -11,21 +11,20 @@ public final class SideChannelServer: @unchecked Sendable {
     public static let maximumConnections = 8
 
     public let port: UInt16
-    private let listener: Int32
+    private let listener: ListeningSocket
     private let thread: LoopThread
 
     // The thread's own state.
-    private var listenerKey: UInt64 = 0
     private var connections: [(descriptor: Int32, key: UInt64)] = []
     private var stopped = false
 
     /// Listens on `address` (a numeric address), on a port the system picks.
     public init(address: String) throws {
-        listener = try ConnectionFront.listen(on: SocketAddress(address, port: 0))
-        port = SocketAddress.boundPort(of: listener)
+        listener = try ListeningSocket(on: SocketAddress(address, port: 0))
+        port = listener.port
         thread = ServerLoop.shared.leastBusyThread()
         thread.perform { [self] in
-            listenerKey = thread.watch(listener, reading: true, writing: false) { [self] _ in acceptAll() }
+            listener.start(on: thread) { [self] descriptor, _ in accepted(descriptor) }
         }
     }
 
@@ -43,8 +42,7 @@ public final class SideChannelServer: @unchecked Sendable {
         thread.perform { [self] in
             if !stopped {
                 stopped = true
-                thread.unwatch(listenerKey, listener)
-                close(listener)
+                listener.close()
                 for connection in connections { drop(connection) }
                 connections = []
             }
@@ -55,16 +53,10 @@ public final class SideChannelServer: @unchecked Sendable {
 
     // MARK: - On the thread
 
-    private func acceptAll() {
-        while !stopped {
-            var peer = SocketAddress.Storage()
-            var length = socklen_t(0)
-            let descriptor = airlab_accept(listener, &peer.storage, &length)
-            guard descriptor >= 0 else { return }
-            if connections.count >= Self.maximumConnections { drop(connections.removeFirst()) }
-            let key = thread.watch(descriptor, reading: true, writing: false) { [self] _ in readAndDrop(descriptor) }
-            connections.append((descriptor, key))
-        }
+    private func accepted(_ descriptor: Int32) {
+        if connections.count >= Self.maximumConnections { drop(connections.removeFirst()) }
+        let key = thread.watch(descriptor, reading: true, writing: false) { [self] _ in readAndDrop(descriptor) }
+        connections.append((descriptor, key))
     }
 
     private func readAndDrop(_ descriptor: Int32) {

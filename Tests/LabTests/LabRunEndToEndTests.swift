@@ -59,13 +59,13 @@ struct LabRunEndToEndTests {
 
         // HTML, as Chromium renders it.
         let html = out.appendingPathComponent("report.html")
-        let dom = try await Self.chromium(["--dump-dom", html.absoluteString])
+        let dom = try await Chromium.run(["--dump-dom", html.absoluteString])
         let lanes = try NSRegularExpression(pattern: #"<g class="lane" data-profile="([^"]+)""#)
             .matches(in: dom, range: NSRange(dom.startIndex..., in: dom))
             .compactMap { Range($0.range(at: 1), in: dom).map { String(dom[$0]) } }
         #expect(lanes == Self.profiles)
         let shot = scratch.url.appendingPathComponent("report.png")
-        _ = try await Self.chromium(["--screenshot=\(shot.path)", "--window-size=1200,900", html.absoluteString])
+        _ = try await Chromium.run(["--screenshot=\(shot.path)", "--window-size=1200,900", html.absoluteString])
         let png = try Data(contentsOf: shot)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 10_000)
     }
@@ -184,15 +184,5 @@ struct LabRunEndToEndTests {
         }
         let skipped = (session["skipped"] as? [[String: Any]] ?? []).filter { $0["assetIndex"] == nil }.compactMap { $0["eventID"] as? String }
         return (worst.filter { $0.value > milliseconds }.map(\.key) + skipped).map { "airlab.\(profile)/\($0)" }
-    }
-
-    /// Debian's Chromium, headless; its stdout.
-    static func chromium(_ arguments: [String]) async throws -> String {
-        try await BlockingWork.run {
-            let result = try CommandRunner.run(
-                executableURL: URL(fileURLWithPath: "/usr/bin/chromium"), ["--headless", "--no-sandbox", "--disable-gpu"] + arguments)
-            guard result.status == 0 else { throw TestSupportError("chromium \(arguments) exited \(result.status): \(result.stderr)") }
-            return result.stdout
-        }
     }
 }

@@ -81,27 +81,6 @@ struct RealSenderTests {
         }
     }
 
-    @Test("pyatv's stop is closing its connection: killing the sender mid-cast ends the session, naming why")
-    func pyatvLeaves() async throws {
-        try await withReceiver("apple-tv-4k", repeats: 30) { receiver, url in
-            let scratch = try Scratch()
-            defer { scratch.remove() }
-            let log = scratch.url.appendingPathComponent("atvremote.log")
-            let arguments = try await BlockingWork.run { try Self.atvremote(port: receiver.port, url: url, airPlay2: false) }
-            let child = try ChildProcess(arguments, output: log)
-            let client = ReceiverClient(Receiver(address: ReceiverAddress(host: "127.0.0.1", port: receiver.port)))
-            var playing = false
-            for _ in 0..<1500 where !playing {
-                playing = try await client.progress().duration.map { $0 > 0 } ?? false
-                if !playing { try await Task.sleep(for: .milliseconds(20)) }
-            }
-            #expect(playing, "atvremote: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-            _ = try await BlockingWork.run { child.terminate(grace: 0) }
-            let report = try await endedSession(receiver)
-            #expect(report.endReason?.contains("closed") == true, "end reason: \(report.endReason ?? "none")")
-        }
-    }
-
     @Test("pyatv's play_url casts on the AirPlay 2 path: transient pairing, HAP frames, RTSP, the restriction words, both interstitials played")
     func pyatvAirPlay2() async throws {
         try await withReceiver("apple-tv-4k") { receiver, url in
@@ -119,18 +98,18 @@ struct RealSenderTests {
         }
     }
 
-    @Test("pyatv leaving an AirPlay 2 cast (its encrypted connection closed) ends the session, naming why")
-    func pyatvLeavesAirPlay2() async throws {
+    @Test("pyatv's stop is closing its connection: killing it mid-cast ends the session, naming why, on either path", arguments: [false, true])
+    func pyatvLeaves(airPlay2: Bool) async throws {
         try await withReceiver("apple-tv-4k", repeats: 30) { receiver, url in
             let scratch = try Scratch()
             defer { scratch.remove() }
             let log = scratch.url.appendingPathComponent("atvremote.log")
-            let arguments = try await BlockingWork.run { try Self.atvremote(port: receiver.port, url: url, airPlay2: true) }
+            let arguments = try await BlockingWork.run { try Self.atvremote(port: receiver.port, url: url, airPlay2: airPlay2) }
             let child = try ChildProcess(arguments, output: log)
             let client = ReceiverClient(Receiver(address: ReceiverAddress(host: "127.0.0.1", port: receiver.port)))
             var playing = false
             for _ in 0..<1500 where !playing {
-                // Playing, not only loaded: pyatv's /rate has come.
+                // Playing, not only loaded: on the AirPlay 2 path pyatv's /rate has come.
                 let progress = try await client.progress()
                 playing = (progress.duration ?? 0) > 0 && (progress.position ?? 0) > 0
                 if !playing { try await Task.sleep(for: .milliseconds(20)) }
@@ -139,7 +118,7 @@ struct RealSenderTests {
             _ = try await BlockingWork.run { child.terminate(grace: 0) }
             let report = try await endedSession(receiver)
             #expect(report.endReason?.contains("closed") == true, "end reason: \(report.endReason ?? "none")")
-            #expect(report.origin?.path == .airPlay2)
+            #expect(report.origin?.path == (airPlay2 ? .airPlay2 : .airPlay1))
         }
     }
 

@@ -19,7 +19,7 @@ struct ConsolePageTests {
                 let port = try ConsoleDaemonTests.consolePort(daemon)
                 // The page follows until every session has ended (`?until-ended`), then Chromium's
                 // virtual time, held while the stream is open, runs out and the DOM is written.
-                async let dom = Self.chromium(["--virtual-time-budget=10000", "--dump-dom", "http://127.0.0.1:\(port)/console?until-ended"])
+                async let dom = Chromium.run(["--virtual-time-budget=10000", "--dump-dom", "http://127.0.0.1:\(port)/console?until-ended"])
                 try await Self.untilPages(1, on: port)
 
                 let watch = try await ConsoleDaemonTests.ConsoleStream.open(port: port)
@@ -86,16 +86,6 @@ struct ConsolePageTests {
             let text = try await HTTPTestClient.send(port: port, "GET", "/metrics").text
             if text.contains("\nairlab_console_pages \(count)\n") { return }
             try await Task.sleep(for: .milliseconds(50))
-        }
-    }
-
-    /// Debian's Chromium, headless; its stdout.
-    static func chromium(_ arguments: [String]) async throws -> String {
-        try await BlockingWork.run {
-            let result = try CommandRunner.run(
-                executableURL: URL(fileURLWithPath: "/usr/bin/chromium"), ["--headless", "--no-sandbox", "--disable-gpu"] + arguments)
-            guard result.status == 0 else { throw TestSupportError("chromium \(arguments) exited \(result.status): \(result.stderr)") }
-            return result.stdout
         }
     }
 }
