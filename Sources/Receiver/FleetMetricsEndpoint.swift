@@ -50,7 +50,11 @@ public final class FleetMetricsEndpoint: Sendable {
         } else if host.contains(":") {
             return nil
         }
-        return host.isEmpty ? nil : (String(host), port)
+        // Numeric only, checked here: a name found out at start would be a fleet started for nothing.
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET, String(host), &v4) == 1 || inet_pton(AF_INET6, String(host), &v6) == 1 else { return nil }
+        return (String(host), port)
     }
 
     /// Starts serving; throws with a one-line reason (a port in use, an address that is not numeric).

@@ -34,9 +34,9 @@ struct DaemonCommandLineTests {
         (["--fleet", "/nonexistent/fleet.json", "--profile", "soundbar"], "--profile cannot be given with --fleet"),
         (["--fleet", "/nonexistent/fleet.json", "--time-scale", "2"], "--time-scale cannot be given with --fleet"),
         (["--profile", "soundbar", "--metrics-address", "9100"], "--metrics-address"),
-        (["--profile", "soundbar", "--metrics-address", "localhost:9100"], "--metrics-address localhost"),
+        (["--profile", "soundbar", "--metrics-address", "localhost:9100"], "--metrics-address expects HOST:PORT or [IPV6]:PORT with a numeric address, not 'localhost:9100'"),
         (["--profile", "soundbar", "--console", "9100"], "--console"),
-        (["--profile", "soundbar", "--console", "localhost:9100"], "--console localhost"),
+        (["--profile", "soundbar", "--console", "localhost:9100"], "--console expects HOST:PORT or [IPV6]:PORT with a numeric address, not 'localhost:9100'"),
         (["--profile", "soundbar", "--console-control"], "--console-control needs a console"),
         ([], "--profile"),
     ])
