@@ -20,9 +20,11 @@ public enum FrontDecision: Sendable, Equatable {
 /// through a `RelayedConnection`. Everything runs on one `LoopThread`, the daemon's own when it has no
 /// thread, so adding a connection never races its polling.
 final class ConnectionFront: @unchecked Sendable {
-    /// Connections accepted and not yet decided, at most: a peer that connects and says nothing holds
-    /// one until it is the oldest past this many.
-    static let maximumUndecided = 256
+    /// Connections accepted and not yet decided, at most: as many as the server takes at once (a peer
+    /// that connects and says nothing holds one until it is the oldest past that many).
+    private var maximumUndecided: Int {
+        core.configuration.connectionLimit > 0 ? max(64, core.configuration.connectionLimit) : 4096
+    }
     /// How long a connection may stay silent before the front gives up on it.
     static let undecidedPatience: Duration = .seconds(30)
     /// The most bytes a front looks at to decide.
@@ -74,21 +76,26 @@ final class ConnectionFront: @unchecked Sendable {
     // MARK: - On the thread
 
     private func accepted(_ descriptor: Int32, _ peer: SocketAddress.Storage) {
-        dropStale()
-        let key = thread.watch(descriptor, reading: true, writing: false) { [self] _ in firstBytes(on: descriptor) }
-        undecided[descriptor] = (key, peer, .now)
+        // Most clients send their first request with the connect: decide at once when its bytes are
+        // there, and only a silent connection waits (a burst of a thousand senders never piles up).
+        guard let waiting = decision(on: descriptor) else {
+            close(descriptor)
+            return
+        }
+        if waiting == .undecided {
+            if undecided.count >= maximumUndecided { dropStale() }
+            let key = thread.watch(descriptor, reading: true, writing: false) { [self] _ in firstBytes(on: descriptor) }
+            undecided[descriptor] = (key, peer, .now)
+            return
+        }
+        handOver(descriptor, peer: peer, as: waiting)
     }
 
-    /// The oldest connections that have said nothing for too long, or past the cap, go.
+    /// The undecided connections that have said nothing for too long go, and the oldest one if none has.
     private func dropStale() {
         let now = ContinuousClock.now
-        let stale = undecided.filter { now - $0.value.since > Self.undecidedPatience }.map(\.key)
-        var drop = Set(stale)
-        if undecided.count - drop.count >= Self.maximumUndecided,
-            let oldest = undecided.filter({ !drop.contains($0.key) }).min(by: { $0.value.since < $1.value.since })
-        {
-            drop.insert(oldest.key)
-        }
+        var drop = undecided.filter { now - $0.value.since > Self.undecidedPatience }.map(\.key)
+        if drop.isEmpty, let oldest = undecided.min(by: { $0.value.since < $1.value.since }) { drop = [oldest.key] }
         for descriptor in drop {
             if let entry = undecided.removeValue(forKey: descriptor) { thread.unwatch(entry.key, descriptor) }
             close(descriptor)
@@ -97,20 +104,30 @@ final class ConnectionFront: @unchecked Sendable {
 
     private func firstBytes(on descriptor: Int32) {
         guard let entry = undecided[descriptor] else { return }
-        var bytes = [UInt8](repeating: 0, count: Self.peekLength)
-        let count = recv(descriptor, &bytes, bytes.count, Int32(MSG_PEEK))
-        if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-            forget(descriptor, entry.key)
+        let decided = decision(on: descriptor)
+        guard decided != .undecided else { return }
+        forget(descriptor, entry.key)
+        guard let decided else {
             close(descriptor)
             return
         }
-        guard count > 0 else { return }
-        var decision = decide(Array(bytes[..<count]))
-        if decision == .undecided, count == Self.peekLength { decision = .direct }
-        guard decision != .undecided else { return }
-        forget(descriptor, entry.key)
+        handOver(descriptor, peer: entry.peer, as: decided)
+    }
+
+    /// What the first bytes waiting on the connection say; nil when it has closed or failed.
+    private func decision(on descriptor: Int32) -> FrontDecision? {
+        var bytes = [UInt8](repeating: 0, count: Self.peekLength)
+        let count = recv(descriptor, &bytes, bytes.count, Int32(MSG_PEEK))
+        if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { return nil }
+        guard count > 0 else { return .undecided }
+        let decision = decide(Array(bytes[..<count]))
+        // A full peek that still cannot tell is no pairing: libmicrohttpd judges the rest.
+        return decision == .undecided && count == Self.peekLength ? .direct : decision
+    }
+
+    private func handOver(_ descriptor: Int32, peer: SocketAddress.Storage, as decision: FrontDecision) {
         if decision == .direct {
-            core.addConnection(descriptor, peer: entry.peer, on: thread)
+            core.addConnection(descriptor, peer: peer, on: thread)
             return
         }
         var ends: [Int32] = [-1, -1]
@@ -119,14 +136,14 @@ final class ConnectionFront: @unchecked Sendable {
             return
         }
         let relay = RelayedConnection(
-            network: descriptor, local: ends[0], peer: entry.peer.host, thread: thread, log: core.configuration.log
+            network: descriptor, local: ends[0], peer: peer.host, thread: thread, log: core.configuration.log
         ) { [weak self] relay in
             self?.relays[ObjectIdentifier(relay)] = nil
         }
         relays[ObjectIdentifier(relay)] = relay
         core.register(relay.channel, forLocalDescriptor: ends[1])
         relay.start()
-        core.addConnection(ends[1], peer: entry.peer, on: thread)
+        core.addConnection(ends[1], peer: peer, on: thread)
     }
 
     private func forget(_ descriptor: Int32, _ key: UInt64) {
