@@ -37,7 +37,7 @@ public struct PairedController: Sendable, Equatable, Codable {
 }
 
 /// The controllers paired with this receiver, in `paired-controllers.json` in a folder (mode 0600),
-/// written whole on every change. Safe to share between threads; `publicKey(for:)` is what
+/// written whole on every change, or in memory only for a receiver without a state folder. Safe to share between threads; `publicKey(for:)` is what
 /// `PairVerifyServer` looks controllers up with.
 public final class PairingStore: Sendable {
     public static let fileName = "paired-controllers.json"
@@ -48,12 +48,20 @@ public final class PairingStore: Sendable {
         var controllers: [PairedController]
     }
 
-    private let file: URL
+    /// nil: kept in memory for the process.
+    private let file: URL?
     private let controllers: Mutex<[PairedController]>
+
+    /// A store in memory only: the pairings last as long as the process.
+    public init() {
+        file = nil
+        controllers = Mutex([])
+    }
 
     /// The store of `folder`, read from its file when there is one.
     public init(folder: URL) throws {
-        file = folder.appendingPathComponent(Self.fileName)
+        let file = folder.appendingPathComponent(Self.fileName)
+        self.file = file
         var loaded: [PairedController] = []
         if let data = try PairingFiles.read(file, maximum: 64 * 1024) {
             do {
@@ -84,7 +92,7 @@ public final class PairingStore: Sendable {
                 list[index] = controller
             } else {
                 guard list.count < Self.maximumControllers else {
-                    throw PairingFileError(file: file.path, reason: "already holds \(Self.maximumControllers) controllers")
+                    throw PairingFileError(file: file?.path ?? "the pairing list", reason: "already holds \(Self.maximumControllers) controllers")
                 }
                 list.append(controller)
             }
@@ -107,9 +115,11 @@ public final class PairingStore: Sendable {
         try controllers.withLock { list in
             var changed = list
             try body(&changed)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try PairingFiles.write(try encoder.encode(Document(controllers: changed)), to: file)
+            if let file {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                try PairingFiles.write(try encoder.encode(Document(controllers: changed)), to: file)
+            }
             list = changed
         }
     }

@@ -35,13 +35,16 @@ final class ReceiverPairing: Sendable {
     private let state = Mutex(State())
 
     /// - Parameters:
-    ///   - folder: where the identity and the paired controllers are kept; nil keeps them for the
-    ///     process only (a fresh identity every start).
+    ///   - folder: where the identity and the paired controllers are kept; nil keeps them in memory
+    ///     for the process only (a fresh identity every start, no file written).
     init(deviceID: String, folder: URL?, pin: String?) throws {
-        let kept = folder ?? FileManager.default.temporaryDirectory.appendingPathComponent(
-            "airlabd-pairing-\(getpid())-\(deviceID.replacingOccurrences(of: ":", with: ""))")
-        identity = try DeviceIdentityFile.loadOrCreate(in: kept, identifier: deviceID)
-        store = try PairingStore(folder: kept)
+        if let folder {
+            identity = try DeviceIdentityFile.loadOrCreate(in: folder, identifier: deviceID)
+            store = try PairingStore(folder: folder)
+        } else {
+            identity = PairingIdentity(identifier: deviceID, key: try Ed25519PrivateKey())
+            store = PairingStore()
+        }
         self.pin = pin ?? String(format: "%04d", Int.random(in: 0...9999))
     }
 

@@ -44,6 +44,15 @@ import Testing
         #expect(mode == 0o600)
     }
 
+    /// A receiver without a state folder keeps its pairings in memory and writes nothing anywhere.
+    @Test func aStoreInMemoryKeepsItsControllersAndWritesNoFile() throws {
+        let store = PairingStore()
+        let one = PairedController(identifier: "one", publicKey: try Ed25519PrivateKey().publicKey, isAdmin: true)
+        try store.add(one)
+        #expect(store.list() == [one] && store.publicKey(for: "one") == one.publicKey)
+        #expect(try store.remove("one") && store.list().isEmpty)
+    }
+
     @Test func aStoreFileThatIsNotAPairingListIsAnError() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
