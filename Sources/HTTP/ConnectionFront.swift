@@ -38,7 +38,6 @@ final class ConnectionFront: @unchecked Sendable {
     // The thread's own state.
     private var undecided: [Int32: (key: UInt64, peer: SocketAddress.Storage, since: ContinuousClock.Instant)] = [:]
     private var relays: [ObjectIdentifier: RelayedConnection] = [:]
-    private var stopped = false
 
     init(listener: ListeningSocket, thread: LoopThread, core: ServerCore, decide: @escaping @Sendable ([UInt8]) -> FrontDecision) {
         self.listener = listener
@@ -59,7 +58,6 @@ final class ConnectionFront: @unchecked Sendable {
     func stop() {
         let done = DispatchSemaphore(value: 0)
         thread.perform { [self] in
-            stopped = true
             listener.close()
             for (descriptor, entry) in undecided {
                 thread.unwatch(entry.key, descriptor)

@@ -13,6 +13,11 @@ final class ReceiverPairing: Sendable {
     /// Wrong PINs a peer may send before PIN pairing answers "max tries" for `lockout`.
     static let allowedFailures = 5
     static let lockout: Duration = .seconds(60)
+    /// Exchanges one peer may start in `startWindow`, pair-setup and pair-verify together: each start
+    /// costs the receiver a 3,072-bit modular power or a key agreement, so a peer that starts more is
+    /// answered "busy" at once and its connection closed.
+    static let allowedStarts = 10
+    static let startWindow: Duration = .seconds(10)
 
     let identity: PairingIdentity
     /// The PIN a sender pairs with for good (`--pin`, or four random digits printed at start).
@@ -30,6 +35,8 @@ final class ReceiverPairing: Sendable {
         var pairings: [HTTPConnectionID: CastOrigin.Pairing] = [:]
         /// Wrong PINs by peer, and when the peer may try again.
         var failures: [String: (count: Int, lockedUntil: ContinuousClock.Instant?)] = [:]
+        /// When each peer started its recent exchanges, within `startWindow`.
+        var starts: [String: [ContinuousClock.Instant]] = [:]
     }
 
     private let state = Mutex(State())
@@ -68,6 +75,7 @@ final class ReceiverPairing: Sendable {
     /// `POST /pair-setup`: the answer, and the channel switched to HAP frames when a transient pairing
     /// has ended. `peer` names the sender for the count of wrong PINs.
     func pairSetup(_ body: [UInt8], on connection: HTTPConnectionID, channel: SecureChannel?, peer: String) -> (answer: [UInt8], log: String?, failed: Bool) {
+        if Self.isFirstMessage(body), !admit(peer) { return (Self.busy, "pair-setup from \(peer) refused: too many pairings started", true) }
         let locked = state.withLock { state -> Bool in
             guard let until = state.failures[peer]?.lockedUntil else { return false }
             if until > .now { return true }
@@ -105,7 +113,8 @@ final class ReceiverPairing: Sendable {
     }
 
     /// `POST /pair-verify`: the answer, and the channel switched to HAP frames when it has ended.
-    func pairVerify(_ body: [UInt8], on connection: HTTPConnectionID, channel: SecureChannel?) -> (answer: [UInt8], log: String?, failed: Bool) {
+    func pairVerify(_ body: [UInt8], on connection: HTTPConnectionID, channel: SecureChannel?, peer: String) -> (answer: [UInt8], log: String?, failed: Bool) {
+        if Self.isFirstMessage(body), !admit(peer) { return (Self.busy, "pair-verify from \(peer) refused: too many pairings started", true) }
         let (answer, outcome) = state.withLock { state in
             var verify = state.exchanges[connection]?.verify
             if verify == nil || Self.isFirstMessage(body) {
@@ -136,6 +145,21 @@ final class ReceiverPairing: Sendable {
         state.withLock { $0.pairings[connection] = pairing }
         return nil
     }
+
+    /// Whether `peer` may start another exchange now; counts it when it may.
+    private func admit(_ peer: String) -> Bool {
+        state.withLock { state in
+            let now = ContinuousClock.now
+            var recent = (state.starts[peer] ?? []).filter { now - $0 < Self.startWindow }
+            defer { state.starts[peer] = recent.isEmpty ? nil : recent }
+            guard recent.count < Self.allowedStarts else { return false }
+            recent.append(now)
+            return true
+        }
+    }
+
+    /// The answer to an exchange refused before any work: state 2 and HAP's "busy".
+    static let busy = TLV8([.state: [2], .error: [HAPErrorCode.busy.rawValue]]).encoded()
 
     private func countFailure(of peer: String) {
         state.withLock { state in

@@ -23,7 +23,7 @@ extension ReceiverResponder {
         case .pairSetup:
             exchange = pairing.pairSetup([UInt8](request.body), on: request.connection, channel: request.channel, peer: peer)
         default:
-            exchange = pairing.pairVerify([UInt8](request.body), on: request.connection, channel: request.channel)
+            exchange = pairing.pairVerify([UInt8](request.body), on: request.connection, channel: request.channel, peer: peer)
         }
         if let line = exchange.log { core.log("\(core.configuration.name): \(line)") }
         var headers: HTTPHeaders = ["Content-Type": Self.tlvType]

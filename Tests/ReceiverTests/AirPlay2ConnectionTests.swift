@@ -145,6 +145,28 @@ struct AirPlay2ConnectionTests {
         }
     }
 
+    @Test("A peer that starts pairing over and over is answered busy past ten starts in ten seconds, its connection closed, with a log line")
+    func pairingStartsAreLimited() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await Self.daemon(in: scratch)
+        let port = try #require(daemon.receivers.first).port
+        let answers = try await BlockingWork.run { () throws -> [[UInt8]?] in
+            // M1 of transient pair-setup, each on a connection of its own, as a flood would send it.
+            let m1 = TLV8([.method: [0], .state: [1], .flags: [0x10]]).encoded()
+            return try (0..<11).map { _ in
+                let socket = try RawSocket(port: port)
+                defer { socket.close() }
+                let reply = try Self.exchange(socket, "POST", "/pair-setup", body: m1)
+                return try TLV8.decode([UInt8](reply.body))[.error]
+            }
+        }
+        _ = await daemon.stop()
+        #expect(answers.prefix(10).allSatisfy { $0 == nil }, "\(answers)")
+        #expect(answers.last == [HAPErrorCode.busy.rawValue])
+        #expect(daemon.stderr.contains("pair-setup from 127.0.0.1 refused: too many pairings started"))
+    }
+
     @Test("RTSP before pairing is refused with 403 naming what to do; OPTIONS lists the methods")
     func rtspBeforePairing() async throws {
         let scratch = try Scratch()
