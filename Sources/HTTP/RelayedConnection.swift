@@ -77,6 +77,9 @@ final class RelayedConnection {
             case .none:
                 break
             case .closed:
+                if let cipher, cipher.pendingByteCount > 0 {
+                    log?("the connection from \(channel.peer) closed in the middle of a frame (\(cipher.pendingByteCount) bytes of it)")
+                }
                 return close()
             }
         }

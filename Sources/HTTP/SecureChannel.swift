@@ -6,6 +6,12 @@ import Synchronization
 public protocol ConnectionCipher: Sendable {
     mutating func open(_ wire: [UInt8]) throws -> [UInt8]
     mutating func seal(_ plaintext: [UInt8]) throws -> [UInt8]
+    /// Bytes of a frame begun and not finished: a sender that leaves with some left stopped mid-frame.
+    var pendingByteCount: Int { get }
+}
+
+extension ConnectionCipher {
+    public var pendingByteCount: Int { 0 }
 }
 
 /// A relayed connection as a handler sees it (`HTTPRequest.channel`): it can switch the connection to a

@@ -188,4 +188,6 @@ struct HAPConnectionCipher: ConnectionCipher {
     mutating func seal(_ plaintext: [UInt8]) throws -> [UInt8] {
         try channel.sealer.seal(plaintext)
     }
+
+    var pendingByteCount: Int { channel.opener.pendingByteCount }
 }

@@ -138,6 +138,15 @@ struct AirPlay2ConnectionTests {
         }
         #expect(closed)
         let info = try await HTTPTestClient.send(port: port, "GET", "/server-info")
+        if kind == "cut" {
+            // The log line comes when the daemon reads the close, after the half frame.
+            var logged = false
+            for _ in 0..<500 where !logged {
+                logged = daemon.stderr.contains("the connection from 127.0.0.1 closed in the middle of a frame")
+                if !logged { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(logged, "\(daemon.stderr)")
+        }
         _ = await daemon.stop()
         #expect(info.status == 200)
         if kind != "cut" {
