@@ -3,8 +3,9 @@ import HLS
 import SenderProtocol
 
 /// Any bytes as a `setProperty` body: the sender's interstitial events (then applied over a playlist's
-/// events, as a receiver does), the automatic-handling flag or the presentation mode, as JSON or as a
-/// property list.
+/// events, as a receiver does), the automatic-handling flag, or the presentation mode and what AirPlay 2
+/// senders set after `/play` (`actionAtItemEnd`, the end times as CMTime, `selectedMediaArray`), as
+/// JSON or as a property list.
 func setPropertyFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
     let contentType = input.pick(contentTypes)
@@ -16,6 +17,9 @@ func setPropertyFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = try? PropertyRequest.flag(body: input.body, contentType: contentType, property: .automaticallyHandlesInterstitialEvents)
     } else {
         _ = try? PropertyRequest.presentationMode(body: input.body, contentType: contentType)
+        _ = try? PropertyRequest.actionAtItemEnd(body: input.body, contentType: contentType)
+        _ = try? PropertyRequest.endTime(body: input.body, contentType: contentType, property: .forwardEndTime)
+        _ = try? PropertyRequest.mediaSelections(body: input.body, contentType: contentType)
     }
     return 0
 }
