@@ -101,6 +101,9 @@ public struct AttachedCast: Sendable {
                 result = end
                 break
             }
+            // Stopped before the poll is cancelled: cancelling a poll in flight closes /play's
+            // connection, and a receiver that saw that first would end the session for it instead.
+            if case .interrupted = result { try? await client.stop() }
             group.cancelAll()
             return result
         }
@@ -109,7 +112,6 @@ public struct AttachedCast: Sendable {
         case .ended:
             return .ended(session, try await client.report(ofSession: session.sessionID))
         case .interrupted:
-            try? await client.stop()
             connection.close()
             return .interrupted(session, try? await client.report(ofSession: session.sessionID))
         case .lost(let error):
