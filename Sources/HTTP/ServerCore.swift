@@ -24,10 +24,6 @@ final class ServerCore: @unchecked Sendable {
         var streams: [ObjectIdentifier: SSEStream] = [:]
         var bodies: [ObjectIdentifier: StreamedBody] = [:]
         var upgrades: [ObjectIdentifier: UpgradedConnection] = [:]
-        /// Relays' channels by the descriptor handed to libmicrohttpd, until its connection opens.
-        var channelsByDescriptor: [Int32: SecureChannel] = [:]
-        /// Relays' channels by connection, while it is open.
-        var channels: [UInt64: SecureChannel] = [:]
         var nextConnectionID: UInt64 = 1
         var openConnections = 0
         var acceptedConnections = 0
@@ -36,6 +32,17 @@ final class ServerCore: @unchecked Sendable {
     }
 
     let state: Mutex<State>
+
+    /// Relays' channels: by the descriptor handed to libmicrohttpd until its connection opens, then by
+    /// connection while it is open. A lock of their own, since every request of a server with a front
+    /// looks its channel up, and the server's lock is busy enough.
+    private struct Channels {
+        var byDescriptor: [Int32: SecureChannel] = [:]
+        var byConnection: [UInt64: SecureChannel] = [:]
+    }
+
+    private let channels = Mutex(Channels())
+
     /// The daemon's place on the process's shared loop, when it has no thread of its own. Set once in
     /// `start()` before the loop may run the daemon, so before any connection can read it.
     private(set) var loop: ServerLoop.Registration?
@@ -387,27 +394,27 @@ final class ServerCore: @unchecked Sendable {
     func connectionOpened(_ id: UInt64, descriptor: Int32) {
         watch(id).watch.withLock { $0.opened(id, descriptor: descriptor, at: .now) }
         if front != nil {
-            state.withLock { state in
-                if let channel = state.channelsByDescriptor.removeValue(forKey: descriptor) { state.channels[id] = channel }
+            channels.withLock { channels in
+                if let channel = channels.byDescriptor.removeValue(forKey: descriptor) { channels.byConnection[id] = channel }
             }
         }
     }
 
     func connectionClosed(_ id: UInt64) {
-        if front != nil { _ = state.withLock { $0.channels.removeValue(forKey: id) } }
+        if front != nil { _ = channels.withLock { $0.byConnection.removeValue(forKey: id) } }
     }
 
     /// The relay's channel of a connection; nil for one libmicrohttpd took directly.
     func channel(of id: HTTPConnectionID) -> SecureChannel? {
         guard front != nil else { return nil }
-        return state.withLock { $0.channels[id.rawValue] }
+        return channels.withLock { $0.byConnection[id.rawValue] }
     }
 
     // MARK: - The front's hand-over, on its loop thread
 
     /// Notes the channel of the relay whose local end `descriptor` is about to be added.
     func register(_ channel: SecureChannel, forLocalDescriptor descriptor: Int32) {
-        state.withLock { $0.channelsByDescriptor[descriptor] = channel }
+        channels.withLock { $0.byDescriptor[descriptor] = channel }
     }
 
     /// Gives libmicrohttpd a connection the front accepted (or a relay's local end), named by the
@@ -420,7 +427,7 @@ final class ServerCore: @unchecked Sendable {
         var peer = peer
         let added = peer.withSockaddr { address, length in MHD_add_connection(daemon.pointer, descriptor, address, length) }
         if added != .YES {
-            _ = state.withLock { $0.channelsByDescriptor.removeValue(forKey: descriptor) }
+            _ = channels.withLock { $0.byDescriptor.removeValue(forKey: descriptor) }
         }
         // A daemon this thread runs learns of the connection at its next run.
         if let loop, loop.thread === thread { thread.runAtOnce(loop) }

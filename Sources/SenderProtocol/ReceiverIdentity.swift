@@ -46,14 +46,10 @@ public struct ReceiverIdentity: Sendable, Equatable {
         var bytes = halves.flatMap { hash in (0..<8).map { UInt8(truncatingIfNeeded: hash >> (8 * UInt64($0))) } }
         bytes[6] = bytes[6] & 0x0F | 0x40
         bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = bytes.map { String(format: "%02x", $0) }.joined()
-        let cuts = [8, 12, 16, 20]
-        var text = ""
-        for (index, character) in hex.enumerated() {
-            if cuts.contains(index) { text.append("-") }
-            text.append(character)
-        }
-        return text
+        let uuid = UUID(uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return uuid.uuidString.lowercased()
     }
 
     /// The status flags as published: the device's, with 0x80 (a password is required) when one is set.

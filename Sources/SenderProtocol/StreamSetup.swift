@@ -1,4 +1,5 @@
 import Foundation
+import JSONDocument
 
 /// RTSP `SETUP` on an AirPlay 2 connection, as a sender that casts a URL sends it (pyatv, iOS): who it
 /// is and its timing port, no streams. A real receiver answers with the port of its event channel,
@@ -82,11 +83,6 @@ struct SetupBody: Decodable {
         name = try container.wireField(.name, expected: "text")
         osVersion = try container.wireField(.osVersion, expected: "text")
         // Only their number matters: an audio SETUP is refused.
-        streams = container.contains(.streams) ? ((try? container.decode([JSONValueStub].self, forKey: .streams))?.count ?? 1) : nil
-    }
-
-    /// Any value, for counting the items of an array.
-    struct JSONValueStub: Decodable {
-        init(from decoder: any Decoder) throws {}
+        streams = container.contains(.streams) ? ((try? container.decode([JSONValue].self, forKey: .streams))?.count ?? 1) : nil
     }
 }
