@@ -100,7 +100,7 @@ let package = Package(
         /// Not linked: COnDemand defines the functions HTTP calls and loads the library on first use.
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         /// The HTTP server the receiver speaks through: keep-alive, limits, timeouts, upgrades, SSE.
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "COnDemand", "CivilTime", "OwnThreads", "ServerSentEvents"]),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "COnDemand", "CivilTime", "OwnThreads", "Pairing", "ServerSentEvents"]),
         /// The test origin: a folder served with injected faults (statuses, holds, pacing, stalls, cut and
         /// mislabelled bodies, redirects) from a validated plan, and its request log with timings.
         .target(name: "Origin", dependencies: ["HTTP", "HLS", "JSONDocument"]),
@@ -241,7 +241,8 @@ let package = Package(
         /// The sender side against fake receivers and against the real daemon, and the sender's commands.
         .testTarget(
             name: "LabTests",
-            dependencies: ["Lab", "ChildProcess", "Cryptography", "Pairing", "HTTP", "Casting", "JSONDocument", "Reports", "SenderProtocol", "TestSupport", "Transport", "airlab", "airlabd", "Playback", "Profiles", "Sessions"]),
+            dependencies: ["Lab", "ChildProcess", "Cryptography", "Pairing", "HTTP", "Casting", "JSONDocument", "Reports", "SenderProtocol", "TestSupport", "Transport", "airlab", "airlabd", "Playback", "Profiles", "Sessions"],
+            exclude: ["Resources"]),
     ],
     swiftLanguageModes: [.v6]
 )

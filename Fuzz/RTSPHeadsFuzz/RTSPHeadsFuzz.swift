@@ -17,9 +17,9 @@ func rtspHeadsFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for piece in pieces {
             // The answers need requests to answer: a fixed RTSP one first.
             if outbound, output.isEmpty {
-                _ = try? translation.inbound(Array("SETUP rtsp://h/1 RTSP/1.0\r\nCSeq: 3\r\n\r\n".utf8))
+                _ = try? translation.requests(Array("SETUP rtsp://h/1 RTSP/1.0\r\nCSeq: 3\r\n\r\n".utf8))
             }
-            guard let translated = try? (outbound ? translation.outbound(piece) : translation.inbound(piece)) else { return nil }
+            guard let translated = try? (outbound ? translation.answers(piece) : translation.requests(piece)) else { return nil }
             output += translated
         }
         return output

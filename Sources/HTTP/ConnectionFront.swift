@@ -134,7 +134,7 @@ final class ConnectionFront: @unchecked Sendable {
             return
         }
         let relay = RelayedConnection(
-            network: descriptor, local: ends[0], peer: peer.host, thread: thread, log: core.configuration.log
+            network: descriptor, local: ends[0], channel: SecureChannel(peer: peer.host), thread: thread, log: core.configuration.log
         ) { [weak self] relay in
             self?.relays[ObjectIdentifier(relay)] = nil
         }

@@ -1,8 +1,12 @@
-/// RTSP heads on a connection libmicrohttpd serves, which reads only HTTP: an AirPlay 2 sender mixes
+/// RTSP heads on a connection whose other end reads only HTTP: an AirPlay 2 sender mixes
 /// `SETUP … RTSP/1.0` with `POST /play HTTP/1.1` on one connection, and a real receiver answers each
-/// in its own protocol. This rewrites each RTSP request line to HTTP/1.1 (an absolute `rtsp://host/…`
-/// target to its path) on the way in, and the answer to it back to `RTSP/1.0` with the request's
-/// `CSeq` on the way out; HTTP requests and their answers pass untouched.
+/// in its own protocol.
+///
+/// On the receiver's side (libmicrohttpd behind it) each RTSP request line becomes HTTP/1.1 (an absolute
+/// `rtsp://host/…` target its path), and the answer to it goes back as `RTSP/1.0` with the request's
+/// `CSeq`. On the sender's side (libcurl in front of it) it is the mirror: a request libcurl wrote with
+/// a `CSeq` field goes out as `RTSP/1.0`, and the receiver's `RTSP/1.0` answer comes back as HTTP/1.1.
+/// HTTP requests and their answers pass untouched both ways.
 ///
 /// It frames messages only as far as that needs: a head up to its blank line, then `Content-Length`
 /// bytes of body. What it cannot frame (a chunked request, a head over the limit) is an error and the
@@ -53,20 +57,31 @@ public struct RTSPTranslation: Sendable {
         }
     }
 
+    /// Which end of the connection the translation serves.
+    public enum Side: Sendable {
+        /// Requests arrive in RTSP or HTTP and go to an HTTP server.
+        case receiver
+        /// Requests come from an HTTP client, RTSP ones marked by their `CSeq`, and go to a receiver.
+        case sender
+    }
+
+    public let side: Side
     private var inbound = Direction()
     private var outbound = Direction()
     private var pending: [Speech] = []
 
-    public init() {}
+    public init(side: Side = .receiver) {
+        self.side = side
+    }
 
-    /// Bytes from the sender, rewritten for libmicrohttpd.
-    public mutating func inbound(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+    /// Requests on their way to the receiver (from the sender's socket, or from libcurl), rewritten.
+    public mutating func requests(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
         var output: [UInt8] = []
         var index = 0
         while index < bytes.count {
             if inbound.passBody(bytes, at: &index, into: &output) { continue }
             guard let head = try inbound.nextHead(bytes, at: &index, naming: "a request head") else { continue }
-            let (rewritten, message) = try Self.request(head)
+            let (rewritten, message) = try Self.request(head, side: side)
             guard pending.count < Self.maximumPending else { throw Failure(description: "more than \(Self.maximumPending) requests sent ahead of their answers") }
             pending.append(message.protocolKind)
             inbound.bodyLeft = message.bodyLength
@@ -75,16 +90,17 @@ public struct RTSPTranslation: Sendable {
         return output
     }
 
-    /// Bytes from libmicrohttpd, rewritten for the sender.
-    public mutating func outbound(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+    /// Answers on their way to the sender (from libmicrohttpd, or from the receiver's socket), rewritten.
+    public mutating func answers(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
         var output: [UInt8] = []
         var index = 0
         while index < bytes.count {
             if outbound.passBody(bytes, at: &index, into: &output) { continue }
             guard let head = try outbound.nextHead(bytes, at: &index, naming: "an answer head") else { continue }
             let lines = Self.lines(of: head)
-            guard let status = lines.first, status.hasPrefix("HTTP/1."), status.count >= 12 else {
-                throw Failure(description: "an answer that does not start with an HTTP status line")
+            let versions = side == .receiver ? ["HTTP/1."] : ["HTTP/1.", "RTSP/1.0"]
+            guard let status = lines.first, versions.contains(where: status.hasPrefix), status.count >= 12 else {
+                throw Failure(description: "an answer that does not start with an \(side == .receiver ? "HTTP" : "HTTP or RTSP") status line")
             }
             let code = Int(status.dropFirst(9).prefix(3)) ?? 0
             if (100..<200).contains(code) {
@@ -100,8 +116,13 @@ public struct RTSPTranslation: Sendable {
             } else if request != .http(head: true), code != 204, code != 304 {
                 outbound.passing = true
             }
-            guard case .rtsp(let sequence) = request else {
+            guard case .rtsp(let sequence) = request, status.hasPrefix("HTTP/1.") == (side == .receiver) else {
                 output += head
+                continue
+            }
+            guard side == .receiver else {
+                // The receiver's RTSP answer, as the HTTP/1.1 answer libcurl waits for.
+                output += Array(("HTTP/1.1" + status.dropFirst(8) + "\r\n" + lines.dropFirst().map { $0 + "\r\n" }.joined() + "\r\n").utf8)
                 continue
             }
             var rewritten = "RTSP/1.0" + status.dropFirst(8) + "\r\n"
@@ -144,7 +165,7 @@ public struct RTSPTranslation: Sendable {
         return nil
     }
 
-    private static func request(_ head: [UInt8]) throws(Failure) -> ([UInt8], Request) {
+    private static func request(_ head: [UInt8], side: Side) throws(Failure) -> ([UInt8], Request) {
         var lines = lines(of: head)
         let parts = lines[0].split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
@@ -159,6 +180,15 @@ public struct RTSPTranslation: Sendable {
             guard text.count <= 12, let value = Int(text), value >= 0 else { throw Failure(description: "Content-Length '\(text)' is not a byte count") }
             length = value
         }
+        let sequence = header("cseq", in: lines).flatMap { $0.count <= 10 && $0.allSatisfy(\.isNumber) ? $0 : nil }
+        if side == .sender {
+            guard parts[2] == "HTTP/1.1", let sequence else {
+                return (head, Request(protocolKind: .http(head: method == "HEAD"), bodyLength: length))
+            }
+            lines[0] = "\(method) \(parts[1]) RTSP/1.0"
+            let rewritten = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+            return (rewritten, Request(protocolKind: .rtsp(sequence: sequence), bodyLength: length))
+        }
         guard parts[2] == "RTSP/1.0" else {
             return (head, Request(protocolKind: .http(head: method == "HEAD"), bodyLength: length))
         }
@@ -167,7 +197,6 @@ public struct RTSPTranslation: Sendable {
             let rest = target.dropFirst(7)
             target = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"
         }
-        let sequence = header("cseq", in: lines).flatMap { $0.count <= 10 && $0.allSatisfy(\.isNumber) ? $0 : nil }
         lines[0] = "\(method) \(target) HTTP/1.1"
         let rewritten = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
         return (rewritten, Request(protocolKind: .rtsp(sequence: sequence), bodyLength: length))

@@ -1,11 +1,16 @@
 import CMicroHTTPD
 import Foundation
 
-/// One connection between a sender and libmicrohttpd through a socket pair, pumped on the front's loop
-/// thread: the sender's bytes are opened by the connection's cipher once it has one and their RTSP heads
-/// rewritten as HTTP (`RTSPTranslation`); libmicrohttpd's answers go back the other way. Either side
-/// closing closes both, so libmicrohttpd sees the sender leave and a handler's close reaches the sender.
-final class RelayedConnection {
+/// One connection relayed through a socket pair, pumped on a loop thread, with its RTSP heads rewritten
+/// (`RTSPTranslation`) and, once a pairing has handed over its keys, its network side encrypted.
+///
+/// On a receiver the network side is the sender and the local side libmicrohttpd; on a sender
+/// (`SenderRelay`) the network side is the receiver and the local side libcurl. The side that speaks
+/// first after a pairing, the controller, switches to the cipher with its first bytes: the receiver's
+/// relay when the sender's next bytes arrive, the sender's relay when libcurl writes its next request.
+/// Either side closing closes both, so each end sees the other leave.
+/// Unchecked: everything but `channel` is touched on its loop thread only, where `perform` hands it.
+final class RelayedConnection: @unchecked Sendable {
     /// Bytes waiting for one side before the relay stops reading the other.
     static let bufferLimit = 256 * 1024
     static let readSize = 64 * 1024
@@ -13,23 +18,28 @@ final class RelayedConnection {
     let network: Int32
     let local: Int32
     let channel: SecureChannel
+    private let side: RTSPTranslation.Side
     private unowned let thread: LoopThread
     private let onClose: (RelayedConnection) -> Void
     private let log: (@Sendable (String) -> Void)?
-    private var translation = RTSPTranslation()
+    private var translation: RTSPTranslation
     private var cipher: (any ConnectionCipher)?
     private var toLocal: [UInt8] = []
     private var toNetwork: [UInt8] = []
+    /// One buffer for every read, rather than one allocated per read.
+    private var readBuffer = [UInt8](repeating: 0, count: RelayedConnection.readSize)
     private var networkKey: UInt64 = 0
     private var localKey: UInt64 = 0
     private var closed = false
 
     init(
-        network: Int32, local: Int32, peer: String, thread: LoopThread, log: (@Sendable (String) -> Void)?,
-        onClose: @escaping (RelayedConnection) -> Void
+        network: Int32, local: Int32, channel: SecureChannel, side: RTSPTranslation.Side = .receiver, thread: LoopThread,
+        log: (@Sendable (String) -> Void)?, onClose: @escaping (RelayedConnection) -> Void
     ) {
         self.log = log
-        channel = SecureChannel(peer: peer)
+        self.channel = channel
+        self.side = side
+        translation = RTSPTranslation(side: side)
         self.network = network
         self.local = local
         self.thread = thread
@@ -60,17 +70,17 @@ final class RelayedConnection {
             switch read(network) {
             case .bytes(let bytes):
                 do {
-                    // The first bytes after a pairing handed over its keys are the first encrypted ones:
-                    // the sender has read the pairing's answer in the clear and switched.
-                    if cipher == nil { cipher = channel.takeCipher() }
+                    // On a receiver, the first bytes after a pairing handed over its keys are the first
+                    // encrypted ones: the sender has read the pairing's answer in the clear and switched.
+                    if side == .receiver, cipher == nil { cipher = channel.takeCipher() }
                     var plaintext = bytes
                     if var opening = cipher {
                         plaintext = try opening.open(bytes)
                         cipher = opening
                     }
-                    toLocal += try translation.inbound(plaintext)
+                    toLocal += try side == .receiver ? translation.requests(plaintext) : translation.answers(plaintext)
                 } catch {
-                    log?("closed the connection from \(channel.peer): \(error)")
+                    log?("closed the connection \(side == .receiver ? "from" : "to") \(channel.peer): \(error)")
                     return close()
                 }
                 if !flush(&toLocal, to: local) { return close() }
@@ -78,8 +88,9 @@ final class RelayedConnection {
                 break
             case .closed:
                 if let cipher, cipher.pendingByteCount > 0 {
-                    log?("the connection from \(channel.peer) closed in the middle of a frame (\(cipher.pendingByteCount) bytes of it)")
+                    log?("the connection \(side == .receiver ? "from" : "to") \(channel.peer) closed in the middle of a frame (\(cipher.pendingByteCount) bytes of it)")
                 }
+                if side == .sender { _ = flush(&toLocal, to: local) }
                 return close()
             }
         }
@@ -92,7 +103,9 @@ final class RelayedConnection {
             switch read(local) {
             case .bytes(let bytes):
                 do {
-                    let plaintext = try translation.outbound(bytes)
+                    // On a sender, libcurl's first request after the pairing is the first encrypted one.
+                    if side == .sender, cipher == nil { cipher = channel.takeCipher() }
+                    let plaintext = try side == .receiver ? translation.answers(bytes) : translation.requests(bytes)
                     if var sealing = cipher {
                         toNetwork += try sealing.seal(plaintext)
                         cipher = sealing
@@ -100,14 +113,14 @@ final class RelayedConnection {
                         toNetwork += plaintext
                     }
                 } catch {
-                    log?("closed the connection from \(channel.peer): the answer cannot be sent (\(error))")
+                    log?("closed the connection \(side == .receiver ? "from" : "to") \(channel.peer): what was to be sent cannot be (\(error))")
                     return close()
                 }
                 if !flush(&toNetwork, to: network) { return close() }
             case .none:
                 break
             case .closed:
-                // libmicrohttpd closed its end: what it wrote last goes out if the sender takes it now.
+                // The local end closed: what it wrote last goes out if the other end takes it now.
                 _ = flush(&toNetwork, to: network)
                 return close()
             }
@@ -122,9 +135,8 @@ final class RelayedConnection {
     }
 
     private func read(_ descriptor: Int32) -> ReadResult {
-        var buffer = [UInt8](repeating: 0, count: Self.readSize)
-        let count = recv(descriptor, &buffer, buffer.count, 0)
-        if count > 0 { return .bytes(Array(buffer[..<count])) }
+        let count = readBuffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        if count > 0 { return .bytes(Array(readBuffer[..<count])) }
         if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .none }
         return .closed
     }

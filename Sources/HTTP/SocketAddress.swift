@@ -43,6 +43,18 @@ struct SocketAddress {
         var storage = sockaddr_storage()
         var length = socklen_t(0)
 
+        /// The port; 0 when it is neither IPv4 nor IPv6.
+        var port: UInt16 {
+            var storage = storage
+            return withUnsafeBytes(of: &storage) { bytes -> UInt16 in
+                switch Int32(bytes.load(as: sockaddr.self).sa_family) {
+                case AF_INET: UInt16(bigEndian: bytes.load(as: sockaddr_in.self).sin_port)
+                case AF_INET6: UInt16(bigEndian: bytes.load(as: sockaddr_in6.self).sin6_port)
+                default: 0
+                }
+            }
+        }
+
         /// The numeric address, without the port; "" when it is neither IPv4 nor IPv6.
         var host: String {
             var storage = storage

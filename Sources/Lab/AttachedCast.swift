@@ -2,7 +2,6 @@ import Foundation
 import SenderProtocol
 import Sessions
 import Synchronization
-import Transport
 
 /// A cast the sender stays with, as a phone does: `/play` and the polling that follows go on one
 /// connection kept open for the whole session, events arrive on a second one, and the cast ends when
@@ -40,10 +39,16 @@ public struct AttachedCast: Sendable {
         let feed = try await client.subscribe()
         // Reading starts now; events of the new session that arrive before `/play` answers wait in the stream.
         let events = feed.events
-        // The /play connection, kept by libcurl in a pool of its own until the cast ends. With a
-        // password, the receiver closes the connection of the first, unanswered /play (it does not
-        // read a body it refuses), and libcurl sends the answer on a new one: the one that is kept.
-        let connection = ConnectionPool()
+        // The /play connection, kept until the cast ends: on AirPlay 2 paired and set up first. With a
+        // password, an AirPlay 1 receiver closes the connection of the first, unanswered /play (it does
+        // not read a body it refuses), and libcurl sends the answer on a new one: the one that is kept.
+        let connection: ReceiverConnection
+        do throws(ReceiverError) {
+            connection = try await client.connect()
+        } catch {
+            feed.close()
+            throw error
+        }
         defer {
             feed.close()
             connection.close()
@@ -125,7 +130,7 @@ public struct AttachedCast: Sendable {
     }
 
     /// Sends `/play`; Ctrl-C while the receiver loads closes the connection and stops the receiver.
-    private func startOrInterrupt(connection: ConnectionPool, interruption: Interruption) async -> Result<StartedSession?, ReceiverError> {
+    private func startOrInterrupt(connection: ReceiverConnection, interruption: Interruption) async -> Result<StartedSession?, ReceiverError> {
         let client = client
         let order = order
         return await withTaskGroup(of: Result<StartedSession?, ReceiverError>?.self) { group in

@@ -1,4 +1,5 @@
 import Foundation
+import Pairing
 import SenderProtocol
 import Sessions
 
@@ -14,6 +15,9 @@ public struct FleetRun: Sendable {
     public var playlist: String
     public var seed: UInt64
     public var password: String?
+    /// The AirPlay path to each receiver, and the credentials an AirPlay 2 connection verifies with.
+    public var protocolChoice = ReceiverClient.ProtocolChoice.automatic
+    public var pairings: SenderPairings?
     /// How often a broken event stream is reconnected before the receiver counts as gone.
     public var reconnectAttempts = 3
     /// How many sessions play at once on one host; the others wait for one of them to end.
@@ -87,7 +91,9 @@ public struct FleetRun: Sendable {
         _ receiver: Receiver, url: String, trace: (@Sendable (Result<FetchTrace, ReceiverError>) -> Void)? = nil,
         update: @Sendable (SessionProgress) -> Void
     ) async -> Result<SessionReport, ReceiverError> {
-        let client = ReceiverClient(receiver, password: password)
+        var client = ReceiverClient(receiver, password: password)
+        client.protocolChoice = protocolChoice
+        client.pairings = pairings
         var progress = SessionProgress()
         update(progress)
         func fail(_ error: ReceiverError) -> Result<SessionReport, ReceiverError> {

@@ -1,4 +1,5 @@
 import Foundation
+import Pairing
 import Playback
 import SenderProtocol
 import Sessions
@@ -31,6 +32,8 @@ public struct LabRun: Sendable {
     public var order: PlayOrder
     public var seed: UInt64
     public var password: String?
+    public var protocolChoice = ReceiverClient.ProtocolChoice.automatic
+    public var pairings: SenderPairings?
     public var sessionsPerHost: Int
     public var receivers: Receivers
 
@@ -84,6 +87,8 @@ public struct LabRun: Sendable {
         }
         let board = FleetBoard(receivers: receivers, interactive: interactive, write: write)
         var run = FleetRun(order: order, playlist: playlist, seed: seed, password: password)
+        run.protocolChoice = protocolChoice
+        run.pairings = pairings
         run.slots = slots
         let traces = Mutex<[Int: Result<FetchTrace, ReceiverError>]>([:])
         run.fetchTraces = { index, trace in traces.withLock { $0[index] = trace } }

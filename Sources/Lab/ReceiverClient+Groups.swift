@@ -1,6 +1,5 @@
 import Foundation
 import SenderProtocol
-import Transport
 
 /// The group routes of a receiver that hosts groups, and the state a grouped receiver shows.
 extension ReceiverClient {
@@ -21,7 +20,7 @@ extension ReceiverClient {
     }
 
     /// `GET /playback-info`, with the group's status of a grouped receiver.
-    public func playbackInfo(on connection: ConnectionPool? = nil) async throws(ReceiverError) -> PlaybackInfo {
+    public func playbackInfo(on connection: ReceiverConnection? = nil) async throws(ReceiverError) -> PlaybackInfo {
         let response = try await exchange(.get, Route.playbackInfo.path(), on: connection)
         do {
             return try PropertyListInput.decode(PlaybackInfo.self, from: response.body)

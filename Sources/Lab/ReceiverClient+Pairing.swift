@@ -12,7 +12,7 @@ extension ReceiverClient {
     public func pair(pin: String, as pairings: SenderPairings, deviceID: String) async throws(ReceiverError) -> SenderPairings.Credential {
         let connection = ConnectionPool()
         defer { connection.close() }
-        _ = try await pairingExchange(.pairPinStart, body: [], on: connection)
+        _ = try await pairingExchange(.pairPinStart, body: [], hkp: "3", on: connection)
         var client: PairSetupClient
         do {
             client = try PairSetupClient(identity: pairings.identity, pin: pin, transient: false)
@@ -21,7 +21,7 @@ extension ReceiverClient {
         }
         var request: [UInt8]? = client.start()
         while let body = request {
-            let answer = try await pairingExchange(.pairSetup, body: body, on: connection)
+            let answer = try await pairingExchange(.pairSetup, body: body, hkp: "3", on: connection)
             let step = client.handle(answer)
             switch step.outcome {
             case .continuing:
@@ -43,12 +43,14 @@ extension ReceiverClient {
     }
 
     /// One pairing message: a TLV8 body posted on the kept connection, the answer's body.
-    func pairingExchange(_ route: Route, body: [UInt8], on connection: ConnectionPool) async throws(ReceiverError) -> [UInt8] {
+    ///
+    /// - Parameter hkp: `X-Apple-HKP`, as Apple's senders and pyatv send it: 3 for HomeKit pairing with
+    ///   a PIN and pair-verify, 4 for transient pairing.
+    func pairingExchange(_ route: Route, body: [UInt8], hkp: String, on connection: ConnectionPool) async throws(ReceiverError) -> [UInt8] {
         var request = request(.post, route.path(), wait: timeout)
         request.body = Data(body)
         request.headers.append(("Content-Type", "application/octet-stream"))
-        // HomeKit pairing with a PIN (4 is transient): what Apple's senders and pyatv send.
-        request.headers.append(("X-Apple-HKP", "3"))
+        request.headers.append(("X-Apple-HKP", hkp))
         request.pool = connection
         request.reusesConnection = true
         let result = await TransferLoop.shared.fetch(request)

@@ -1,5 +1,7 @@
 import Foundation
+import Pairing
 import Playback
+import Profiles
 import SenderProtocol
 import Sessions
 import Transport
@@ -7,14 +9,27 @@ import Transport
 /// The sender's side of the protocol with one receiver: play, drive, observe, and read reports.
 ///
 /// Every call is one transfer on the process's transfer loop (libcurl). Each closes its connection
-/// when it is answered, except where the caller passes a `ConnectionPool`: an attached cast sends
+/// when it is answered, except where the caller passes a `ReceiverConnection`: an attached cast sends
 /// `/play` and its polling on one connection kept open, because closing the connection that sent
-/// `/play` stops a legacy session. libcurl answers a password-protected receiver's Digest challenge.
+/// `/play` stops a session; on AirPlay 2 that connection is the paired, encrypted one. libcurl answers
+/// a password-protected receiver's Digest challenge.
 public struct ReceiverClient: Sendable {
+    /// Which AirPlay path a sender takes (`--protocol 1|2`).
+    public enum ProtocolChoice: String, Sendable {
+        /// The one the receiver's record says: AirPlay 2 when its features have bit 38 or 48.
+        case automatic
+        case airPlay1 = "1"
+        case airPlay2 = "2"
+    }
+
     public var receiver: Receiver
     /// Seconds to connect and, afterwards, to wait for an answer or for the next bytes of one.
     public var timeout: Double
     public var password: String?
+    public var protocolChoice = ProtocolChoice.automatic
+    /// Where `airlab pair` keeps credentials: an AirPlay 2 connection verifies a receiver paired with
+    /// before, and pairs transiently with any other.
+    public var pairings: SenderPairings?
 
     /// Answers larger than this are refused rather than held in memory.
     static let maximumAnswerBytes = 64 << 20
@@ -32,7 +47,28 @@ public struct ReceiverClient: Sendable {
     /// `POST /play`: returns once the receiver has loaded the playlist and started the session.
     ///
     /// Loading fetches and probes the playlist and every interstitial, so this waits longer than other calls.
-    public func play(_ order: PlayOrder, on connection: ConnectionPool? = nil) async throws(ReceiverError) -> StartedSession {
+    ///
+    /// On an AirPlay 2 connection the body is the property list a real receiver reads (`PlayOrder.airPlay2Body`),
+    /// and playback starts with `POST /rate?value=1`, since such a receiver loads a cast paused.
+    ///
+    /// Without a `connection`, an AirPlay 2 receiver gets `/play` on a connection set up for it and
+    /// closed once the session started: for a detached order, which plays on without its sender.
+    public func play(_ order: PlayOrder, on connection: ReceiverConnection? = nil) async throws(ReceiverError) -> StartedSession {
+        if connection == nil, order.detached, path() == .airPlay2 {
+            let paired = try await connect()
+            defer { paired.close() }
+            return try await play(order, on: paired)
+        }
+        if let connection, connection.path == .airPlay2 {
+            let senderSession = order.sessionID ?? UUID().uuidString
+            let response = try await exchange(
+                .post, Route.play.path(), body: order.airPlay2Body(sessionID: senderSession), type: Self.binaryPlistType,
+                headers: [("X-Apple-Session-ID", senderSession), ("X-Apple-ProtocolVersion", "1"), ("X-Apple-Stream-ID", "1")],
+                on: connection, timeout: max(timeout, 60))
+            _ = try await exchange(.post, QueryCommand.target(of: .setRate(1)) ?? "/rate?value=1.000000", on: connection)
+            // A real receiver answers with no body; airlab's names its session, as for JSON.
+            return (try? WireJSON.decoder.decode(StartedSession.self, from: response.body)) ?? StartedSession(sessionID: senderSession)
+        }
         let response = try await exchange(.post, Route.play.path(), json: order.jsonBody(), on: connection, timeout: max(timeout, 60))
         do {
             return try WireJSON.decoder.decode(StartedSession.self, from: response.body)
@@ -43,19 +79,41 @@ public struct ReceiverClient: Sendable {
 
     /// Sends a command that has a route of its own (`QueryCommand`): `POST /scrub?position=S` seeks,
     /// `POST /rate?value=R` sets the rate (0 pauses, 1 plays), `POST /stop` ends the session if one plays.
-    public func send(_ command: PlaybackCommand) async throws(ReceiverError) {
+    ///
+    /// Without a `connection`, an AirPlay 2 receiver gets the command on a connection paired for it
+    /// (as a second sender's remote does), an AirPlay 1 receiver on a plain one.
+    public func send(_ command: PlaybackCommand, on connection: ReceiverConnection? = nil) async throws(ReceiverError) {
         guard let target = QueryCommand.target(of: command) else {
             preconditionFailure("\(command) has no route of its own; QueryCommand lists the ones that do")
         }
-        _ = try await exchange(.post, target)
+        if connection == nil, path() == .airPlay2 {
+            let paired = try await connect(settingUp: false)
+            defer { paired.close() }
+            _ = try await exchange(.post, target, on: paired)
+            return
+        }
+        _ = try await exchange(.post, target, on: connection)
     }
 
     /// `POST /stop`: what a lab does to every receiver it cast to, when it is done.
-    public func stop() async throws(ReceiverError) {
-        try await send(.stop)
+    public func stop(on connection: ReceiverConnection? = nil) async throws(ReceiverError) {
+        try await send(.stop, on: connection)
     }
 
     // MARK: - Observing
+
+    /// This client with what the receiver's `/server-info` says it is added to what was known (its
+    /// name, profile, device ID and features: the AirPlay path it takes); unchanged when it does not answer.
+    public func identified() async -> ReceiverClient {
+        guard let info = try? await serverInfo() else { return self }
+        var client = self
+        client.receiver.name = receiver.name ?? info.name
+        client.receiver.profile = receiver.profile ?? info.profile
+        client.receiver.model = receiver.model ?? info.model
+        client.receiver.deviceID = receiver.deviceID ?? info.deviceID
+        client.receiver.features = receiver.features ?? info.features.map(AirPlayFeatures.init(rawValue:))
+        return client
+    }
 
     /// `GET /server-info`: who the receiver says it is.
     public func serverInfo() async throws(ReceiverError) -> ServerInfo {
@@ -67,7 +125,7 @@ public struct ReceiverClient: Sendable {
     }
 
     /// `GET /scrub`: where playback is (in an interstitial: in that interstitial).
-    public func progress(on connection: ConnectionPool? = nil) async throws(ReceiverError) -> PlaybackProgress {
+    public func progress(on connection: ReceiverConnection? = nil) async throws(ReceiverError) -> PlaybackProgress {
         let response = try await exchange(.get, Route.scrub.path(), on: connection)
         return PlaybackProgress(scrubText: response.text)
     }
@@ -128,17 +186,32 @@ public struct ReceiverClient: Sendable {
         return request
     }
 
+    static let binaryPlistType = "application/x-apple-binary-plist"
+
     /// Sends a request (on `connection`'s kept connection, or on a connection closed after the answer)
     /// and returns a 2xx answer; any other status becomes the `ReceiverError` it means.
     func exchange(
-        _ method: TransferRequest.Method, _ target: String, json body: Data? = nil, on connection: ConnectionPool? = nil, timeout: Double? = nil
+        _ method: TransferRequest.Method, _ target: String, json body: Data? = nil, on connection: ReceiverConnection? = nil, timeout: Double? = nil
+    ) async throws(ReceiverError) -> ReceiverAnswer {
+        try await exchange(method, target, body: body, type: body == nil ? nil : "application/json", on: connection, timeout: timeout)
+    }
+
+    /// As above with a body of any type. An RTSP method on an AirPlay 2 connection gets the `CSeq`
+    /// that has the relay send it as RTSP/1.0.
+    func exchange(
+        _ method: TransferRequest.Method, _ target: String, body: Data?, type: String?, headers: [(name: String, value: String)] = [],
+        on connection: ReceiverConnection?, timeout: Double? = nil
     ) async throws(ReceiverError) -> ReceiverAnswer {
         var request = request(method, target, wait: timeout ?? self.timeout)
         if let body {
             request.body = body
-            request.headers.append(("Content-Type", "application/json"))
+            if let type { request.headers.append(("Content-Type", type)) }
         }
-        request.pool = connection
+        request.headers += headers
+        if let connection, connection.path == .airPlay2, [.setup, .record, .teardown].contains(method) {
+            request.headers.append(("CSeq", connection.nextSequence()))
+        }
+        request.pool = connection?.pool
         request.reusesConnection = connection != nil
         let result = await TransferLoop.shared.fetch(request)
         if let error = result.error {

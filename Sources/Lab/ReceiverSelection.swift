@@ -1,5 +1,6 @@
 import Discovery
 import Foundation
+import Profiles
 
 /// Which receivers a lab run uses: every airlab receiver on mDNS, names looked up there, and
 /// `HOST:PORT` addresses (used as they are), from `--receivers` and receivers files.
@@ -59,7 +60,9 @@ public struct ReceiverSelection: Sendable {
                     let info = try? await ReceiverClient(Receiver(address: address), timeout: 5).serverInfo()
                     await slots.release(address.host)
                     guard let info else { return nil }
-                    return Receiver(name: info.name, address: address, profile: info.profile, model: info.model, deviceID: info.deviceID)
+                    return Receiver(
+                        name: info.name, address: address, profile: info.profile, model: info.model, deviceID: info.deviceID,
+                        features: info.features.map(AirPlayFeatures.init(rawValue:)))
                 }
             }
             var known: [ReceiverAddress: Receiver] = [:]

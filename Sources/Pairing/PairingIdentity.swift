@@ -12,6 +12,12 @@ public struct PairingIdentity: Sendable {
     }
 
     public var peer: PairedPeer { PairedPeer(identifier: identifier, publicKey: key.publicKey) }
+
+    /// A fresh identity kept nowhere: a sender without stored pairings pairs transiently, where M5 (the
+    /// only message that carries it) is never sent.
+    public static func ephemeral(identifier: String) throws -> PairingIdentity {
+        PairingIdentity(identifier: identifier, key: try Ed25519PrivateKey())
+    }
 }
 
 /// The other end as a pairing left it: its identifier and its long-term public key.

@@ -124,7 +124,7 @@ struct ReceiverResponder: HTTPResponder {
             // tvOS loads an AirPlay 2 cast paused and plays at the sender's POST /rate?value=1.
             _ = session.handle(.setRate(0))
         }
-        guard form == .json else {
+        guard play.isAirlabOrder else {
             return HTTPResponse(status: 200)
         }
         return json(StartedSession(sessionID: session.id, profile: session.profile.name, receiver: core.configuration.name))

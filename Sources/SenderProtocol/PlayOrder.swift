@@ -98,6 +98,12 @@ public struct PlayOrder: Sendable, Equatable, Codable {
 
     /// The JSON body.
     public func jsonBody() -> Data { WireJSON.data(self) }
+
+    /// The `/play` body of the AirPlay 2 path: the binary property list a real receiver reads, with
+    /// this order as JSON under `airlabOrder` for an airlab receiver.
+    public func airPlay2Body(sessionID: String) -> Data {
+        PropertyListPlayBody(contentLocation: url, startSeconds: start ?? 0, uuid: sessionID, order: jsonBody()).propertyList()
+    }
 }
 
 /// What `/play` answers a JSON cast: the session it started, and who plays it.

@@ -40,6 +40,9 @@ public struct PlayRequest: Sendable {
     public var group: GroupMembershipRequest?
     /// The restriction words an AirPlay 2 sender's `/play` carries; nil when it sent neither.
     public var restrictions: SenderRestrictions?
+    /// Whether airlab's JSON order came with it (as the body, or inside a property list), so that the
+    /// answer names the session as airlab's sender reads it.
+    public var isAirlabOrder = false
 
     /// The body forms, as `Content-Type` names them or as their first bytes show.
     public typealias BodyForm = CastOrigin.Body
@@ -92,17 +95,24 @@ public struct PlayRequest: Sendable {
     }
 
     private static func fromPlist(_ body: Data) throws(ProtocolError) -> PlayRequest {
-        let plist: LegacyPlayBody
+        let plist: PropertyListPlayBody
         do {
-            plist = try PropertyListInput.decode(LegacyPlayBody.self, from: body)
+            plist = try PropertyListInput.decode(PropertyListPlayBody.self, from: body)
         } catch let error as WireFieldError {
             throw ProtocolError("\(error.key) in the /play property list is not \(error.expected)")
         } catch {
             throw ProtocolError("the /play body is not a property list dictionary")
         }
-        var request = try make(
-            location: plist.contentLocation, fraction: plist.startPosition?.value(named: "Start-Position"),
-            seconds: plist.startPositionSeconds?.value(named: "Start-Position-Seconds"), sessionID: plist.uuid ?? plist.sessionID)
+        var request: PlayRequest
+        if let order = plist.airlabOrder {
+            // airlab's sender on the AirPlay 2 path: its order carries what the standard keys cannot.
+            request = try fromJSON(order)
+            request.sessionID = plist.uuid ?? request.sessionID
+        } else {
+            request = try make(
+                location: plist.contentLocation, fraction: plist.startPosition?.value(named: "Start-Position"),
+                seconds: plist.startPositionSeconds?.value(named: "Start-Position-Seconds"), sessionID: plist.uuid ?? plist.sessionID)
+        }
         request.restrictions = try SenderRestrictions(
             playback: plist.playbackRestrictions.map { number throws(ProtocolError) in try flags(number, "playbackRestrictions") },
             reference: plist.referenceRestrictions.map { number throws(ProtocolError) in try flags(number, "referenceRestrictions") })
@@ -119,6 +129,7 @@ public struct PlayRequest: Sendable {
             throw ProtocolError("the /play body is not a JSON object")
         }
         var request = try make(location: order.url, fraction: nil, seconds: order.start, sessionID: order.sessionID)
+        request.isAirlabOrder = true
         if let events = order.interstitialEvents {
             do throws(ClientEvents.Failure) {
                 request.clientEvents = try ClientEvents(events)
@@ -168,7 +179,7 @@ public struct PlayRequest: Sendable {
     }
 
     /// A restriction word: a whole number from 0 to 2^32 - 1, or a 400 naming the field.
-    private static func flags(_ number: LegacyPlayBody.Number, _ field: String) throws(ProtocolError) -> UInt32 {
+    private static func flags(_ number: PropertyListPlayBody.Number, _ field: String) throws(ProtocolError) -> UInt32 {
         let value = try number.value(named: field)
         guard value >= 0, value <= Double(UInt32.max), value.rounded() == value else {
             throw ProtocolError("\(field) \(value) is not a whole number from 0 to \(UInt32.max)")
@@ -190,11 +201,24 @@ public struct PlayRequest: Sendable {
 }
 
 /// The property list legacy senders `/play` with: the text/parameters keys, numbers as numbers or text.
-struct LegacyPlayBody: Decodable {
+///
+/// The same keys are what airlab's sender writes on the AirPlay 2 path (`PlayOrder.airPlay2Body`), the
+/// ones pyatv writes for a cast by URL, with airlab's own JSON order under `airlabOrder` so an airlab
+/// receiver plays it with the extensions a real receiver ignores.
+struct PropertyListPlayBody: Codable {
     /// A plist number, or text holding one (some senders write `<string>0.5</string>`).
-    struct Number: Decodable {
+    struct Number: Codable {
         var number: Double?
         var text: String?
+
+        init(_ number: Double) {
+            self.number = number
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            if let number { try container.encode(number) } else { try container.encode(text ?? "") }
+        }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
@@ -218,10 +242,31 @@ struct LegacyPlayBody: Decodable {
     var sessionID: String?
     var playbackRestrictions: Number?
     var referenceRestrictions: Number?
+    /// Written by airlab's sender; a receiver reads only `airlabOrder` of them.
+    var streamType: Int?
+    var mediaType: String?
+    var rate: Double?
+    /// airlab's JSON order (`PlayOrder`), as bytes.
+    var airlabOrder: Data?
 
     enum CodingKeys: String, CodingKey {
         case contentLocation = "Content-Location", startPosition = "Start-Position", startPositionSeconds = "Start-Position-Seconds"
         case uuid, sessionID = "X-Apple-Session-ID", playbackRestrictions, referenceRestrictions
+        case streamType, mediaType, rate, airlabOrder
+    }
+
+    init(contentLocation: String, startSeconds: Double, uuid: String, order: Data) {
+        self.contentLocation = contentLocation
+        startPositionSeconds = Number(startSeconds)
+        self.uuid = uuid
+        // What pyatv sends for a cast by URL: a file, played at once, no restrictions asked, 3 for
+        // the reference words (their bits are not published).
+        streamType = 1
+        mediaType = "file"
+        rate = 1
+        playbackRestrictions = Number(0)
+        referenceRestrictions = Number(3)
+        airlabOrder = order
     }
 
     init(from decoder: any Decoder) throws {
@@ -233,6 +278,14 @@ struct LegacyPlayBody: Decodable {
         sessionID = try container.wireField(.sessionID, expected: "text")
         playbackRestrictions = try container.wireField(.playbackRestrictions, expected: "a number")
         referenceRestrictions = try container.wireField(.referenceRestrictions, expected: "a number")
+        airlabOrder = try container.wireField(.airlabOrder, expected: "airlab's JSON order as data")
+    }
+
+    /// The body as a binary property list.
+    func propertyList() -> Data {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        return (try? encoder.encode(self)) ?? Data()
     }
 }
 

@@ -15,6 +15,25 @@ public struct StreamSetup: Sendable, Equatable {
     /// How many streams the sender asked for: an audio SETUP when above 0.
     public var streamCount: Int
 
+    public init(streamCount: Int) {
+        self.streamCount = streamCount
+    }
+
+    /// The body a sender sends: a binary property list of the members set (no streams: a cast by URL).
+    public func propertyList() -> Data {
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        let body = SetupRequest(
+            timingPort: timingPort.map(Int.init), timingProtocol: timingProtocol ?? "None", sessionUUID: sessionUUID, deviceID: deviceID,
+            model: model, name: name, osVersion: osVersion)
+        return (try? encoder.encode(body)) ?? Data()
+    }
+
+    /// The event port a receiver's SETUP answer names; nil when it is not such an answer.
+    public static func eventPort(inAnswer body: Data) -> Int? {
+        (try? PropertyListInput.decode(SetupAnswer.self, from: body))?.eventPort
+    }
+
     /// Reads a SETUP body: a binary property list dictionary; an empty body is a SETUP with nothing.
     public static func decode(_ body: Data) throws(ProtocolError) -> StreamSetup {
         guard !body.isEmpty else { return StreamSetup(streamCount: 0) }
@@ -56,6 +75,17 @@ public struct StreamSetup: Sendable, Equatable {
         public var eventPort: Int
         public var timingPort: Int
     }
+}
+
+/// The members of a SETUP body airlab's sender writes.
+private struct SetupRequest: Encodable {
+    var timingPort: Int?
+    var timingProtocol: String
+    var sessionUUID: String?
+    var deviceID: String?
+    var model: String?
+    var name: String?
+    var osVersion: String?
 }
 
 /// The members of a SETUP body airlab reads; others are left.

@@ -11,14 +11,30 @@ import Synchronization
 /// or push it out of the loop's common cache, and closing the pool closes exactly it. That is libcurl's
 /// own HTTP on a kept connection, where a socket of airlab's would have needed an HTTP client again.
 /// The share is used on the loop's thread only, so it needs no lock functions.
+///
+/// A pool may also say where its connections go (`connectingTo`): an AirPlay 2 sender's connection goes
+/// to a relay on a local port, which encrypts it on its way to the receiver, so libcurl speaks plain
+/// HTTP and keeps the URL's host in its requests.
 public final class ConnectionPool: Sendable {
     /// The CURLSH; nil when libcurl cannot be had or cannot share connections (its transfers then fail).
     let share: SharePointer?
+    /// The port on 127.0.0.1 every connection goes to instead of the URL's.
+    let localPort: UInt16?
     private let loop: TransferLoop
     private let closed = Mutex(false)
 
-    public init(loop: TransferLoop = .shared) {
+    public convenience init(loop: TransferLoop = .shared) {
+        self.init(loop: loop, localPort: nil)
+    }
+
+    /// A pool whose connections go to 127.0.0.1:`port` instead of the URL's address.
+    public convenience init(loop: TransferLoop = .shared, connectingTo port: UInt16) {
+        self.init(loop: loop, localPort: port)
+    }
+
+    private init(loop: TransferLoop, localPort: UInt16?) {
         self.loop = loop
+        self.localPort = localPort
         var made = TransferLoopCore.libcurlLoads ? SharePointer(curl_share_init()) : nil
         if let candidate = made, airlab_curl_share_connections(candidate.raw) != CURLSHE_OK {
             // Its transfers then fail with the reason rather than run on the common connections.

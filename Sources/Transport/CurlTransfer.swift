@@ -15,6 +15,7 @@ final class CurlTransfer {
     let sentSeconds: Double
     private unowned let loop: TransferLoopCore
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var connectTo: UnsafeMutablePointer<curl_slist>?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     /// The final response's header fields; a redirect's are dropped at the next status line.
@@ -55,6 +56,7 @@ final class CurlTransfer {
 
     deinit {
         curl_slist_free_all(headerList)
+        curl_slist_free_all(connectTo)
         errorBuffer.deallocate()
     }
 
@@ -78,9 +80,9 @@ final class CurlTransfer {
         case .get: break
         case .head: results.append(airlab_curl_set_long(easy, CURLOPT_NOBODY, 1))
         case .post: results += setBody(request.body ?? Data())
-        case .delete:
-            results.append(airlab_curl_set_string(easy, CURLOPT_CUSTOMREQUEST, "DELETE"))
+        case .put, .delete, .setup, .record, .teardown:
             if let body = request.body { results += setBody(body) }
+            results.append(airlab_curl_set_string(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue))
         }
         if let digest = request.digest {
             results.append(airlab_curl_set_long(easy, CURLOPT_HTTPAUTH, airlab_curl_auth_digest()))
@@ -88,7 +90,14 @@ final class CurlTransfer {
             results.append(airlab_curl_set_string(easy, CURLOPT_PASSWORD, digest.password))
         }
         if !request.reusesConnection { results.append(airlab_curl_set_long(easy, CURLOPT_FORBID_REUSE, 1)) }
-        if let share = request.pool?.share { results.append(airlab_curl_set_pointer(easy, CURLOPT_SHARE, share.raw)) }
+        if let pool = request.pool {
+            if let share = pool.share { results.append(airlab_curl_set_pointer(easy, CURLOPT_SHARE, share.raw)) }
+            if let port = pool.localPort {
+                // Any host and port of the URL, connected to the pool's local port instead.
+                connectTo = curl_slist_append(nil, "::127.0.0.1:\(port)")
+                results.append(airlab_curl_set_pointer(easy, CURLOPT_CONNECT_TO, connectTo))
+            }
+        }
         if let range = request.range { results.append(airlab_curl_set_string(easy, CURLOPT_RANGE, "\(range.lowerBound)-\(range.upperBound)")) }
         if let total = request.totalTimeout { results.append(airlab_curl_set_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(total))) }
         if let lowSpeed = request.lowSpeed {

@@ -2,7 +2,12 @@ import Foundation
 
 /// One HTTP request for the transfer loop, with its pacing and its timeouts.
 public struct TransferRequest: Sendable, Equatable {
-    public enum Method: String, Sendable { case get = "GET", head = "HEAD", post = "POST", delete = "DELETE" }
+    /// HTTP's methods, and the RTSP ones an AirPlay 2 sender sends on its paired connection, where a
+    /// relay turns a request with a `CSeq` into RTSP/1.0 (libcurl writes them as HTTP/1.1).
+    public enum Method: String, Sendable {
+        case get = "GET", head = "HEAD", post = "POST", put = "PUT", delete = "DELETE"
+        case setup = "SETUP", record = "RECORD", teardown = "TEARDOWN"
+    }
 
     /// A user and password that libcurl answers an HTTP Digest challenge with (a 401 costs one more
     /// round trip: the request goes again with the answer, on the same connection when it stayed open).

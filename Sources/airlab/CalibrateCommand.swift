@@ -33,6 +33,8 @@ enum CalibrateCommand {
             .value("name", "NAME", help: "The measured profile's name.", default: "BASE-measured"),
             .flag("json", help: "Print the report as JSON."),
             ReceiverOptions.password,
+            ReceiverOptions.airPlayProtocol,
+            ReceiverOptions.credentials,
             ReceiverOptions.discoveryTimeout,
         ])
 
@@ -57,7 +59,7 @@ enum CalibrateCommand {
         let out = URL(fileURLWithPath: parsed.values("out").last ?? "calibration", isDirectory: true)
 
         let receiver = try await ReceiverOptions.receiver(parsed)
-        var run = CalibrationRun(receiver: receiver, client: ReceiverOptions.client(receiver, parsed), media: CalibrationSet(folder: media))
+        var run = CalibrationRun(receiver: receiver, client: try ReceiverOptions.client(receiver, parsed), media: CalibrationSet(folder: media))
         run.repeats = repeats
         run.pollInterval = pollMilliseconds / 1000
         let json = parsed.flag("json")

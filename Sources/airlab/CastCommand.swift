@@ -29,6 +29,8 @@ enum CastCommand {
         positionals: [PositionalSpec("PLAYLIST", help: "An http(s) URL, or a local playlist's path.")],
         options: [
             ReceiverOptions.to,
+            ReceiverOptions.airPlayProtocol,
+            ReceiverOptions.credentials,
             .flag("detach", help: "Start the session and return; it plays on without airlab."),
             .flag("json", help: "Print the session's report (or, with --detach, the started session) as JSON."),
             ReceiverOptions.password,
@@ -49,13 +51,8 @@ enum CastCommand {
         try CastOptions(parsed).apply(to: &order)
         let json = parsed.flag("json")
 
-        var receiver = try await ReceiverOptions.receiver(parsed)
-        let client = ReceiverOptions.client(receiver, parsed)
-        if receiver.name == nil, let info = try? await client.serverInfo() {
-            // Named in messages as the receiver names itself.
-            receiver.name = info.name
-            receiver.profile = info.profile
-        }
+        // Named in messages as the receiver names itself, on the path its record says.
+        let receiver = try await ReceiverOptions.client(try await ReceiverOptions.receiver(parsed), parsed).identified().receiver
         let served: ServedPlaylist
         do throws(PlaylistError) {
             served = try ServedPlaylist.prepare(playlist, for: [receiver])
@@ -64,7 +61,7 @@ enum CastCommand {
         }
         defer { served.stop() }
         order.url = served.url(for: receiver)
-        let named = ReceiverOptions.client(receiver, parsed)
+        let named = try ReceiverOptions.client(receiver, parsed)
         let label = receiver.label
 
         if parsed.flag("detach") {

@@ -11,22 +11,22 @@ enum ControlCommands {
         name: "seek", abstract: "Seek the receiver's session to a primary position (POST /scrub).",
         discussion: "An interstitial's SKIP restriction refuses seeking forward while it plays; JUMP plays it first. " + exitStatuses,
         positionals: [PositionalSpec("SECONDS", help: "The primary position to seek to.")],
-        options: [ReceiverOptions.to, ReceiverOptions.password, ReceiverOptions.discoveryTimeout])
+        options: ReceiverOptions.connecting)
     static let rateSpec = CommandSpec(
         name: "rate", abstract: "Set the playback rate of the receiver's session (POST /rate): 0 pauses, 1 plays.",
         discussion: exitStatuses,
         positionals: [PositionalSpec("RATE", help: "The rate, such as 0, 1 or 2.")],
-        options: [ReceiverOptions.to, ReceiverOptions.password, ReceiverOptions.discoveryTimeout])
+        options: ReceiverOptions.connecting)
     static let pauseSpec = CommandSpec(
         name: "pause", abstract: "Pause the receiver's session (rate 0).", discussion: exitStatuses,
-        options: [ReceiverOptions.to, ReceiverOptions.password, ReceiverOptions.discoveryTimeout])
+        options: ReceiverOptions.connecting)
     static let playSpec = CommandSpec(
         name: "play", abstract: "Resume the receiver's session (rate 1).", discussion: exitStatuses,
-        options: [ReceiverOptions.to, ReceiverOptions.password, ReceiverOptions.discoveryTimeout])
+        options: ReceiverOptions.connecting)
     static let stopSpec = CommandSpec(
         name: "stop", abstract: "Stop the receiver's session (POST /stop); nothing to stop is not an error.",
         discussion: "Exit status: 0, or 2 for errors.",
-        options: [ReceiverOptions.to, ReceiverOptions.password, ReceiverOptions.discoveryTimeout])
+        options: ReceiverOptions.connecting)
 
     static let commands = [
         control(seekSpec) { parsed throws(UsageError) in .seek(to: try parsed.number(positional: "SECONDS", in: NumberRange(.atLeast(0), unit: "seconds")) ?? 0) },
@@ -47,8 +47,12 @@ enum ControlCommands {
                     throw .usage(error)
                 }
                 let receiver = try await ReceiverOptions.receiver(parsed)
+                // The receiver's record decides the path, unless --protocol does; messages name the
+                // receiver as the command line did.
+                var client = try await ReceiverOptions.client(receiver, parsed).identified()
+                client.receiver.name = receiver.name
                 do throws(ReceiverError) {
-                    try await ReceiverOptions.client(receiver, parsed).send(asked)
+                    try await client.send(asked)
                 } catch {
                     throw .receiver(error)
                 }

@@ -53,6 +53,8 @@ enum LabRunCommand {
             .value("out", "DIR", help: "Where the reports go.", default: "lab-report"),
             .value("group", "GROUP.json", help: "Play a watch-together group (group simulate's file) on real receivers instead of one playlist."),
             ReceiverOptions.password,
+            ReceiverOptions.airPlayProtocol,
+            ReceiverOptions.credentials,
             ReceiverOptions.discoveryTimeout,
         ] + CastOptions.all + GroupSimulateCommand.Options.thresholdOptions)
 
@@ -151,6 +153,8 @@ enum LabRunCommand {
             : .localFleet(profiles: options.profiles, timeScale: options.timeScale, media: options.media)
         var lab = LabRun(playlist: options.playlist, order: order, seed: options.seed, receivers: receivers)
         lab.password = parsed.values("password").last
+        lab.protocolChoice = try ReceiverOptions.protocolChoice(parsed)
+        lab.pairings = try ReceiverOptions.pairings(parsed, creating: false)
         lab.sessionsPerHost = options.sessionsPerHost
         let outcome: LabRun.Outcome
         do throws(LabRunError) {

@@ -20,7 +20,7 @@ enum PairCommand {
         options: [
             ReceiverOptions.to,
             .value("pin", "DIGITS", help: "The PIN the receiver shows."),
-            .value("credentials", "DIR", help: "Where airlab keeps its key and the receivers' credentials.", default: "~/.config/airlab/airplay"),
+            ReceiverOptions.credentials,
             .flag("list", help: "List the receivers paired with."),
             .flag("forget", help: "Forget the receiver --to names."),
             ReceiverOptions.password, ReceiverOptions.discoveryTimeout,
@@ -28,11 +28,8 @@ enum PairCommand {
 
     static let command = Command(spec) { parsed in
         do throws(CommandFailure) {
-            let pairings: SenderPairings
-            do {
-                pairings = try SenderPairings(folder: folder(parsed))
-            } catch {
-                throw .other("the credentials folder cannot be used: \(error)")
+            guard let pairings = try ReceiverOptions.pairings(parsed, creating: true) else {
+                throw .other("the credentials folder cannot be made")
             }
             if parsed.flag("list") {
                 let credentials: [SenderPairings.Credential]
@@ -50,7 +47,7 @@ enum PairCommand {
                 }
             }
             let receiver = try await ReceiverOptions.receiver(parsed)
-            let client = ReceiverOptions.client(receiver, parsed)
+            let client = try ReceiverOptions.client(receiver, parsed)
             let deviceID: String
             do throws(ReceiverError) {
                 guard let id = try await client.serverInfo().deviceID else {
@@ -83,11 +80,4 @@ enum PairCommand {
     }
 
     /// `--credentials`, or the user's config folder (XDG_CONFIG_HOME, else ~/.config).
-    static func folder(_ parsed: ParsedCommand) -> URL {
-        if let given = parsed.values("credentials").last { return URL(fileURLWithPath: given, isDirectory: true) }
-        let environment = ProcessInfo.processInfo.environment
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config", isDirectory: true)
-        return config.appendingPathComponent("airlab/airplay", isDirectory: true)
-    }
 }

@@ -1,11 +1,19 @@
 import Arguments
 import Foundation
 import Lab
+import Pairing
 
 /// The options every command that talks to one receiver shares, and how failures become exit statuses.
 enum ReceiverOptions {
     static let to = OptionSpec.value("to", "NAME|HOST:PORT", help: "The receiver: its name as mDNS announces it, or HOST:PORT.")
     static let password = OptionSpec.value("password", "PASSWORD", help: "The receiver's password, when it asks for one.")
+    static let airPlayProtocol = OptionSpec.value(
+        "protocol", "1|2",
+        help: "The AirPlay path: 2 pairs (with the credential `airlab pair` stored, else transiently) and encrypts; 1 is plain HTTP. Default: what the receiver's record says.")
+    static let credentials = OptionSpec.value(
+        "credentials", "DIR", help: "Where airlab keeps its key and the receivers' credentials.", default: "~/.config/airlab/airplay")
+    /// The options of a command that casts to or drives one receiver.
+    static let connecting = [to, password, airPlayProtocol, credentials, discoveryTimeout]
     static let discoveryTimeout = OptionSpec.value(
         "discovery-timeout", "SECONDS", help: "How long to look for a receiver named on mDNS.", default: "3")
 
@@ -32,8 +40,42 @@ enum ReceiverOptions {
         }
     }
 
-    static func client(_ receiver: Receiver, _ parsed: ParsedCommand) -> ReceiverClient {
-        ReceiverClient(receiver, password: parsed.values("password").last)
+    /// A client for `receiver` with the command's password, and its path and credentials when it casts
+    /// or drives (commands that only read use plain routes).
+    static func client(_ receiver: Receiver, _ parsed: ParsedCommand) throws(CommandFailure) -> ReceiverClient {
+        var client = ReceiverClient(receiver, password: parsed.values("password").last)
+        guard parsed.spec.options.contains(where: { $0.name == airPlayProtocol.name }) else { return client }
+        client.protocolChoice = try protocolChoice(parsed)
+        client.pairings = try pairings(parsed, creating: false)
+        return client
+    }
+
+    static func protocolChoice(_ parsed: ParsedCommand) throws(CommandFailure) -> ReceiverClient.ProtocolChoice {
+        guard let given = parsed.values("protocol").last else { return .automatic }
+        guard let choice = ReceiverClient.ProtocolChoice(rawValue: given), choice != .automatic else {
+            throw .usage(UsageError(commandPath: parsed.path, message: "--protocol must be 1 or 2, not '\(given)'"))
+        }
+        return choice
+    }
+
+    /// The sender's pairings in `--credentials` (or the user's config folder). A cast does not make the
+    /// folder: without one it pairs transiently.
+    static func pairings(_ parsed: ParsedCommand, creating: Bool) throws(CommandFailure) -> SenderPairings? {
+        let folder = credentialsFolder(parsed)
+        guard creating || FileManager.default.fileExists(atPath: folder.path) else { return nil }
+        do {
+            return try SenderPairings(folder: folder)
+        } catch {
+            throw .other("the credentials folder \(folder.path) cannot be used: \(error)")
+        }
+    }
+
+    static func credentialsFolder(_ parsed: ParsedCommand) -> URL {
+        if let given = parsed.values("credentials").last { return URL(fileURLWithPath: given, isDirectory: true) }
+        let environment = ProcessInfo.processInfo.environment
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config", isDirectory: true)
+        return config.appendingPathComponent("airlab/airplay", isDirectory: true)
     }
 
     /// 1 when the receiver refused (a restriction, no session to drive), 2 for everything else.

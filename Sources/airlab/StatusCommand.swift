@@ -16,7 +16,7 @@ enum StatusCommand {
     static let command = Command(spec) { parsed in
         do throws(CommandFailure) {
             let receiver = try await ReceiverOptions.receiver(parsed)
-            let client = ReceiverOptions.client(receiver, parsed)
+            let client = try ReceiverOptions.client(receiver, parsed)
             do throws(ReceiverError) {
                 let info = try await client.serverInfo()
                 let sessions = try await client.sessions()

@@ -23,7 +23,7 @@ enum WatchCommand {
     static let command = Command(spec) { parsed in
         do throws(CommandFailure) {
             let receiver = try await ReceiverOptions.receiver(parsed)
-            let client = ReceiverOptions.client(receiver, parsed)
+            let client = try ReceiverOptions.client(receiver, parsed)
             let feed: ReceiverEventFeed
             do throws(ReceiverError) {
                 feed = try await client.subscribe()
