@@ -48,10 +48,11 @@ public struct CalibrationRun: Sendable {
         var polls = 0
         for round in 1...max(1, repeats) {
             progress("repeat \(round) of \(repeats): the ads")
-            let (adSession, accepted) = try await cast(adURL, clock: clock)
+            let (adSession, accepted, adConnection) = try await cast(adURL, clock: clock)
+            defer { adConnection.close() }
             sessions.append(adSession)
             let limit = clock.now + Double(CalibrationSet.primarySeconds + CalibrationSet.ads.count * (CalibrationSet.adSeconds + 10) + 30)
-            let samples = try await poll(clock: clock, until: limit) { samples in
+            let samples = try await poll(on: adConnection, clock: clock, until: limit) { samples in
                 // Over once what played is gone again.
                 samples.contains { $0.duration != nil } && samples.last?.duration == nil
             }
@@ -59,57 +60,70 @@ public struct CalibrationRun: Sendable {
             casts.append(AdCastMeasurement(samples: samples, acceptedAt: accepted))
 
             progress("repeat \(round) of \(repeats): seeks")
-            let (seekSession, _) = try await cast(seekURL, clock: clock)
+            let (seekSession, _, seekConnection) = try await cast(seekURL, clock: clock)
+            defer { seekConnection.close() }
             sessions.append(seekSession)
             for target in Self.seekTargets {
                 // A little play first, so the seek starts from playing, as a viewer's does.
-                let settled = try await poll(clock: clock, until: clock.now + 30) { samples in
+                let settled = try await poll(on: seekConnection, clock: clock, until: clock.now + 30) { samples in
                     samples.filter(\.playing).count >= Int(1 / pollInterval)
                 }
                 polls += settled.count
                 let sentAt = clock.now
                 do throws(ReceiverError) {
-                    try await client.send(.seek(to: target))
+                    try await client.send(.seek(to: target), on: seekConnection)
                 } catch {
                     throw CalibrationError("the seek to \(target) s failed: \(error)")
                 }
-                let landing = try await poll(clock: clock, until: clock.now + 30) { samples in
+                let landing = try await poll(on: seekConnection, clock: clock, until: clock.now + 30) { samples in
                     SeekMeasurement.latency(to: target, sentAt: sentAt, samples: samples) != nil
                 }
                 polls += landing.count
                 if let latency = SeekMeasurement.latency(to: target, sentAt: sentAt, samples: landing) { seeks.append(latency) }
             }
-            try? await client.stop()
+            try? await client.stop(on: seekConnection)
         }
         return report(casts: casts, seeks: seeks, sessions: sessions, info: info, polls: polls, seconds: clock.now)
     }
 
-    /// Casts `url` detached (a calibration outlives no connection of its own) and returns its session and
-    /// the moment the receiver accepted it; a receiver that starts paused, as tvOS does, is told to play.
-    private func cast(_ url: String, clock: Stopwatch) async throws(CalibrationError) -> (session: String, acceptedAt: Double) {
+    /// Casts `url` on a connection of its own, kept for the cast's polls and commands as a phone keeps
+    /// it (on AirPlay 2 paired and encrypted, which a real receiver needs), and returns its session, the
+    /// moment the receiver accepted it, and the connection. A receiver that starts paused, as tvOS does,
+    /// is told to play.
+    private func cast(_ url: String, clock: Stopwatch) async throws(CalibrationError) -> (session: String, acceptedAt: Double, connection: ReceiverConnection) {
         var order = PlayOrder(url: url)
+        // Detached on an airlab receiver, so a poll that breaks the connection does not end a measurement.
         order.detached = true
         let started: StartedSession
+        let connection: ReceiverConnection
         do throws(ReceiverError) {
-            started = try await client.play(order)
+            connection = try await client.connect()
+            do throws(ReceiverError) {
+                started = try await client.play(order, on: connection)
+            } catch {
+                connection.close()
+                throw error
+            }
         } catch {
             throw CalibrationError("the receiver did not take the calibration cast: \(error)")
         }
         let accepted = clock.now
-        if let info = try? await client.playbackInfo(), info.readyToPlay, info.rate == 0, info.status.timeControl == .paused {
-            try? await client.send(.setRate(1))
+        if let info = try? await client.playbackInfo(on: connection), info.readyToPlay, info.rate == 0, info.status.timeControl == .paused {
+            try? await client.send(.setRate(1), on: connection)
         }
-        return (started.sessionID, accepted)
+        return (started.sessionID, accepted, connection)
     }
 
     /// Reads `/playback-info` every `pollInterval` until `done` says so or the clock passes `limit`.
-    private func poll(clock: Stopwatch, until limit: Double, done: ([PlaybackSample]) -> Bool) async throws(CalibrationError) -> [PlaybackSample] {
+    private func poll(
+        on connection: ReceiverConnection, clock: Stopwatch, until limit: Double, done: ([PlaybackSample]) -> Bool
+    ) async throws(CalibrationError) -> [PlaybackSample] {
         var samples: [PlaybackSample] = []
         var failures = 0
         while clock.now < limit {
             let before = clock.now
             do throws(ReceiverError) {
-                let info = try await client.playbackInfo()
+                let info = try await client.playbackInfo(on: connection)
                 samples.append(PlaybackSample(sent: before, answered: clock.now, info))
                 failures = 0
                 if done(samples) { return samples }

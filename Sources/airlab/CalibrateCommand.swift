@@ -59,7 +59,7 @@ enum CalibrateCommand {
         let out = URL(fileURLWithPath: parsed.values("out").last ?? "calibration", isDirectory: true)
 
         let receiver = try await ReceiverOptions.receiver(parsed)
-        var run = CalibrationRun(receiver: receiver, client: try ReceiverOptions.client(receiver, parsed), media: CalibrationSet(folder: media))
+        var run = CalibrationRun(receiver: receiver, client: try await ReceiverOptions.client(receiver, parsed).identified(), media: CalibrationSet(folder: media))
         run.repeats = repeats
         run.pollInterval = pollMilliseconds / 1000
         let json = parsed.flag("json")

@@ -16,12 +16,16 @@ struct ClosedLoopCalibrationTests {
         abs(measured - truth) <= max(0.1 * abs(truth), 50)
     }
 
-    @Test("Start-up, seeks and each dimension's switches come back from the polls as the receiver played them")
-    func recoversTheProfile() async throws {
+    /// An AirPlay 1 receiver, and an Apple TV that takes the cast over AirPlay 2 (paired, encrypted,
+    /// started paused until `/rate`), as the calibration of a real one would.
+    @Test(
+        "Start-up, seeks and each dimension's switches come back from the polls as the receiver played them, on either AirPlay path",
+        arguments: [("smart-tv-high", "airplay1"), ("apple-tv-4k", "airplay2")])
+    func recoversTheProfile(profile: String, path: String) async throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let daemon = try await DaemonProcess.start(
-            ["--profile", "smart-tv-high", "--port", "0", "--state-dir", scratch.url.appendingPathComponent("state").path], in: scratch.url)
+            ["--profile", profile, "--port", "0", "--state-dir", scratch.url.appendingPathComponent("state").path], in: scratch.url)
         defer { Task { await daemon.stop() } }
         let receiver = try #require(daemon.receivers.first)
         let out = scratch.url.appendingPathComponent("calibration")
@@ -32,11 +36,12 @@ struct ClosedLoopCalibrationTests {
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(CalibrationReport.self, from: Data(result.stdout.utf8))
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("calibration.json").path))
-        #expect(report.profile == "smart-tv-high" && report.repeats == 1 && report.pollsPerSecond >= 20)
+        #expect(report.profile == profile && report.repeats == 1 && report.pollsPerSecond >= 20)
 
         // The receiver's own account: the ad cast's loading and its switches, two for each break.
         let client = ReceiverClient(Receiver(address: ReceiverAddress(host: "127.0.0.1", port: receiver.port)))
         let played = try await client.report(ofSession: try #require(report.sessions.first))
+        #expect(played.origin?.path.rawValue == path)
         let milliseconds = { (entry: SessionReport.TimelineEntry) in (entry.end - entry.start) * 1000 }
         // Start-up is timed from the /play answer, which airlabd sends once the session has started: a
         // loaded machine that holds the answer up makes it shorter by that long, never longer.
@@ -54,7 +59,7 @@ struct ClosedLoopCalibrationTests {
         // The measured profile: the base's document with the switch costs put in as measured; it loads
         // as any profile does.
         let measured = try ProfileCatalog().load(out.appendingPathComponent("profile.json"))
-        #expect(measured.name == "smart-tv-high-measured" && measured.summary.numbers.measured == 2 * report.dimensions.count)
+        #expect(measured.name == "\(profile)-measured" && measured.summary.numbers.measured == 2 * report.dimensions.count)
         let splice = try #require(report.dimensions.first { $0.dimension == "splice" }?.entryMilliseconds?.median)
         #expect(abs(measured.transitions.splice.p50Milliseconds - splice) < 0.1)
         let frameRate = try #require(report.dimensions.first { $0.dimension == "frame_rate" }?.costMilliseconds?.median)
