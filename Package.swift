@@ -155,7 +155,7 @@ let package = Package(
         /// `make bench`: measurements printed as ratios against a reference run in the same process.
         .executableTarget(
             name: "airlab-bench",
-            dependencies: ["ChildProcess", "HLS", "Media", "MediaValues", "Casting", "Conformance", "Origin", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "SenderProtocol", "JSONDocument"]),
+            dependencies: ["ChildProcess", "HLS", "Media", "MediaValues", "Casting", "Conformance", "Lab", "Origin", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "SenderProtocol", "JSONDocument"]),
 
         // MARK: - Fuzzing
 

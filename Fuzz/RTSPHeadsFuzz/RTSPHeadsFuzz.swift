@@ -2,24 +2,25 @@ import Foundation
 import FuzzReplay
 import HTTP
 
-/// Any bytes as what an AirPlay 2 sender writes on a relayed connection (`RTSPTranslation.inbound`)
-/// or as what libmicrohttpd answers (`outbound`), by the selector's low bit, in pieces of the
-/// selector's size. Translation must never trap, and the pieces must not matter: the same bytes in one
-/// piece give the same output, or the same failure.
+/// Any bytes through `RTSPTranslation`, as requests (`requests`) or as answers (`answers`) by the
+/// selector's low bit, on the receiver's side or the sender's by its next bit (a receiver's relay reads
+/// what a sender writes and what libmicrohttpd answers; a sender's, what libcurl writes and what a
+/// receiver answers), in pieces of the rest of the selector's size. Translation must never trap, and
+/// the pieces must not matter: the same bytes in one piece give the same output, or the same failure.
 func rtspHeadsFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
     let bytes = [UInt8](input.body)
-    let outbound = input.selector & 1 == 1
-    let piece = max(1, Int(input.selector >> 1))
+    let answers = input.selector & 1 == 1
+    let side: RTSPTranslation.Side = input.selector & 2 == 2 ? .sender : .receiver
+    let piece = max(1, Int(input.selector >> 2))
+    // The answers need requests to answer: a fixed RTSP one first, as each side sees one.
+    let request = side == .receiver ? "SETUP rtsp://h/1 RTSP/1.0\r\nCSeq: 3\r\n\r\n" : "SETUP /1 HTTP/1.1\r\nCSeq: 3\r\n\r\n"
     func translate(_ pieces: [[UInt8]]) -> [UInt8]? {
-        var translation = RTSPTranslation()
+        var translation = RTSPTranslation(side: side)
+        if answers { _ = try? translation.requests(Array(request.utf8)) }
         var output: [UInt8] = []
         for piece in pieces {
-            // The answers need requests to answer: a fixed RTSP one first.
-            if outbound, output.isEmpty {
-                _ = try? translation.requests(Array("SETUP rtsp://h/1 RTSP/1.0\r\nCSeq: 3\r\n\r\n".utf8))
-            }
-            guard let translated = try? (outbound ? translation.answers(piece) : translation.requests(piece)) else { return nil }
+            guard let translated = try? (answers ? translation.answers(piece) : translation.requests(piece)) else { return nil }
             output += translated
         }
         return output

@@ -3,6 +3,6 @@ func allBenchmarks() -> [any Benchmark] {
     [
         ParseBenchmark(), StartupBenchmark(), InspectScaleBenchmark(), ProbeBenchmark(), ValidateBenchmark(), SimulationBenchmark(), GroupSimulationBenchmark(),
         GroupSyncBenchmark(), PlaybackInfoBenchmark(), FetchMemoryBenchmark(), PacedFleetBenchmark(),
-        RealtimeFleetBenchmark(), IsolationBenchmark(), FleetScaleBenchmark(), ConsoleBenchmark(),
+        RealtimeFleetBenchmark(), IsolationBenchmark(), FleetScaleBenchmark(), ConsoleBenchmark(), AirPlay2Benchmark(),
     ]
 }
