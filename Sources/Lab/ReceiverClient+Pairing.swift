@@ -62,3 +62,35 @@ extension ReceiverClient {
         return [UInt8](answer.body)
     }
 }
+
+/// The receiver's own list of the controllers paired with it by PIN, which HAP lets an admin
+/// controller read and change on a connection it verified: airlab's, once `airlab pair` has run.
+extension ReceiverClient {
+    /// `GET /pairings` on a connection verified with the stored credential.
+    public func pairedControllers() async throws(ReceiverError) -> [PairingList.Controller] {
+        let connection = try await verifiedConnection()
+        defer { connection.close() }
+        let answer = try await exchange(.get, Route.pairings.path(), on: connection)
+        do {
+            return try WireJSON.decoder.decode(PairingList.self, from: answer.body).controllers
+        } catch {
+            throw failure(.unreadableAnswer("/pairings is not a list of controllers: \(error)"))
+        }
+    }
+
+    /// `DELETE /pairings/ID` on a connection verified with the stored credential.
+    public func removePairedController(_ identifier: String) async throws(ReceiverError) {
+        let connection = try await verifiedConnection()
+        defer { connection.close() }
+        _ = try await exchange(.delete, PairingList.target(removing: identifier), on: connection)
+    }
+
+    private func verifiedConnection() async throws(ReceiverError) -> ReceiverConnection {
+        guard try await storedCredential() != nil else {
+            throw failure(.pairingFailed("airlab has no credential for it: pair with `airlab pair --pin` first"))
+        }
+        var client = self
+        client.protocolChoice = .airPlay2
+        return try await client.connect(settingUp: false)
+    }
+}

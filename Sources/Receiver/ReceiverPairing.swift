@@ -2,6 +2,7 @@ import Cryptography
 import Foundation
 import HTTP
 import Pairing
+import SenderProtocol
 import Sessions
 import Synchronization
 
@@ -33,6 +34,8 @@ final class ReceiverPairing: Sendable {
         var exchanges: [HTTPConnectionID: Exchange] = [:]
         /// How each encrypted connection paired, for the cast's report.
         var pairings: [HTTPConnectionID: CastOrigin.Pairing] = [:]
+        /// The controller pair-verify proved on each connection it encrypted.
+        var verifiedControllers: [HTTPConnectionID: String] = [:]
         /// Wrong PINs by peer, and when the peer may try again.
         var failures: [String: (count: Int, lockedUntil: ContinuousClock.Instant?)] = [:]
         /// When each peer started its recent exchanges, within `startWindow`.
@@ -65,10 +68,26 @@ final class ReceiverPairing: Sendable {
         state.withLock { $0.pairings[connection] }
     }
 
+    /// The controller pair-verify proved on the connection; nil on one it did not encrypt.
+    func verifiedController(of connection: HTTPConnectionID) -> String? {
+        state.withLock { $0.verifiedControllers[connection] }
+    }
+
+    /// Forgets a controller paired by PIN; false when it was not paired. Its connections verified
+    /// before stay open, as HAP leaves them.
+    func removeController(_ identifier: String) throws(ProtocolError) -> Bool {
+        do {
+            return try store.remove(identifier)
+        } catch {
+            throw ProtocolError(status: 500, "the pairings cannot be written: \(error)")
+        }
+    }
+
     func connectionClosed(_ connection: HTTPConnectionID) {
         state.withLock { state in
             state.exchanges[connection] = nil
             state.pairings[connection] = nil
+            state.verifiedControllers[connection] = nil
         }
     }
 
@@ -131,6 +150,9 @@ final class ReceiverPairing: Sendable {
             return (answer, "pair-verify failed: \(failure)", true)
         case .finished(let result):
             let problem = encrypt(channel, connection: connection, with: result, as: .verified)
+            if problem == nil, let controller = result.peer?.identifier {
+                state.withLock { $0.verifiedControllers[connection] = controller }
+            }
             return (answer, problem, problem != nil)
         }
     }

@@ -32,6 +32,33 @@ extension ReceiverResponder {
         return HTTPResponse(status: 200, headers: headers, body: Data(exchange.answer))
     }
 
+    /// The controllers paired by PIN: listed (`GET /pairings`) or one removed (`DELETE /pairings/ID`),
+    /// only on a connection an admin controller verified, as HAP has it.
+    func pairings(_ route: Route, _ request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
+        guard let pairing = core.pairing else {
+            throw ProtocolError(status: 404, "\(core.configuration.name) is an AirPlay 1 device: it keeps no pairings")
+        }
+        guard pairing.pairing(of: request.connection) == .verified, let controller = pairing.verifiedController(of: request.connection),
+              pairing.controllers.first(where: { $0.identifier == controller })?.isAdmin == true
+        else {
+            throw ProtocolError(status: 403, "pairings are listed and removed only on a connection an admin controller verified (pair-verify)")
+        }
+        guard route == .pairing else {
+            let list = PairingList(controllers: pairing.controllers.map { controller in
+                PairingList.Controller(
+                    identifier: controller.identifier, publicKey: controller.publicKey.rawBytes,
+                    admin: controller.isAdmin)
+            })
+            return json(list)
+        }
+        let identifier = String(request.path.dropFirst("/pairings/".count)).removingPercentEncoding ?? ""
+        guard try pairing.removeController(identifier) else {
+            throw ProtocolError(status: 404, "no controller '\(identifier.prefix(100))' is paired with \(core.configuration.name)")
+        }
+        core.log("\(core.configuration.name): the pairing of \(identifier) was removed by \(controller)")
+        return HTTPResponse(status: 200)
+    }
+
     /// An RTSP method: only on a paired (encrypted) connection, as real receivers take them.
     func rtsp(_ method: RTSPMethod, _ request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
         guard core.pairing != nil else {

@@ -103,6 +103,7 @@ struct ReceiverResponder: HTTPResponder {
         case .sessions: return sessionList()
         case .groups, .group: return try await core.groups.respond(to: request)
         case .pairPinStart, .pairSetup, .pairVerify: return try pair(route, request)
+        case .pairings, .pairing: return try pairings(route, request)
         case .feedback: return HTTPResponse(status: 200)
         default:
             // The reads the polling thread answers (`immediateResponse`) reach here only if it did not;
@@ -351,7 +352,7 @@ struct ReceiverResponder: HTTPResponder {
 
     // MARK: - Bodies
 
-    private func json(_ value: some Encodable) -> HTTPResponse {
+    func json(_ value: some Encodable) -> HTTPResponse {
         HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: WireJSON.data(value))
     }
 

@@ -66,7 +66,7 @@ public struct ReceiverIdentity: Sendable, Equatable {
         var record = [("deviceid", deviceID), ("features", featuresText), ("flags", "0x" + String(statusFlags, radix: 16, uppercase: true)), ("model", model)]
         if isAirPlay2 {
             record.append(("acl", "0"))
-            if let publicKey { record.append(("pk", publicKey.map { String(format: "%02x", $0) }.joined())) }
+            if let publicKey { record.append(("pk", Self.hex(publicKey))) }
             record.append(("pi", pairingID))
             record.append(("protovers", device.protocolVersion))
             if let osVersion = device.osVersion { record.append(("osvers", osVersion)) }
@@ -89,5 +89,12 @@ public struct ReceiverIdentity: Sendable, Equatable {
             deviceID: deviceID, features: device.features.rawValue, statusFlags: statusFlags, model: model, name: name,
             sourceVersion: device.sourceVersion, protocolVersion: device.protocolVersion, osVersion: device.osVersion, vv: device.vv,
             pairingID: isAirPlay2 ? pairingID : nil, publicKey: isAirPlay2 ? publicKey : nil, profile: profile)
+    }
+}
+
+extension ReceiverIdentity {
+    /// Key bytes as the wire writes them (TXT `pk`, `GET /pairings`): lowercase hex, no separators.
+    public static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -9,6 +9,10 @@ public enum Route: String, CaseIterable, Sendable {
     case pairPinStart = "/pair-pin-start"
     case pairSetup = "/pair-setup"
     case pairVerify = "/pair-verify"
+    /// The controllers paired by PIN (`GET`, JSON: `PairingList`) and one of them (`DELETE`), on a
+    /// connection an admin controller verified.
+    case pairings = "/pairings"
+    case pairing = "/pairings/{id}"
     /// The AirPlay 2 sender's heartbeat, every 2 s, in RTSP.
     case feedback = "/feedback"
     case play = "/play"
@@ -32,7 +36,8 @@ public enum Route: String, CaseIterable, Sendable {
     /// The methods the route takes; another is answered 405.
     public var methods: Set<String> {
         switch self {
-        case .serverInfo, .info, .playbackInfo, .events, .sessions, .session, .metrics: ["GET"]
+        case .serverInfo, .info, .playbackInfo, .events, .sessions, .session, .metrics, .pairings: ["GET"]
+        case .pairing: ["DELETE"]
         case .groups: ["GET", "POST"]
         case .group: ["GET", "POST", "DELETE"]
         case .play, .rate, .stop, .reverse, .pairPinStart, .pairSetup, .pairVerify, .feedback: ["POST"]
@@ -59,7 +64,9 @@ public enum Route: String, CaseIterable, Sendable {
             self = .session
         } else if path.hasPrefix("/groups/") {
             self = .group
-        } else if let route = Route(rawValue: path), route != .session, route != .group {
+        } else if path.hasPrefix("/pairings/") {
+            self = .pairing
+        } else if let route = Route(rawValue: path), route != .session, route != .group, route != .pairing {
             self = route
         } else {
             return nil

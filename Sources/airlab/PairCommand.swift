@@ -15,6 +15,9 @@ enum PairCommand {
             paired controller; airlab keeps the receiver's identifier and key in --credentials, one file
             per receiver by device ID, with airlab's own key beside them (files of mode 0600).
             --list prints the receivers paired with; --forget --to RECEIVER drops one.
+            --controllers --to RECEIVER prints the controllers the receiver keeps, and
+            --remove-controller ID --to RECEIVER removes one there; both on a connection the receiver
+            verifies with airlab's credential, as HAP lets only a paired admin change pairings.
             Exit status: 0 paired (or listed, or forgotten), 1 when the receiver refused the PIN, 2 for errors.
             """,
         options: [
@@ -23,6 +26,8 @@ enum PairCommand {
             ReceiverOptions.credentials,
             .flag("list", help: "List the receivers paired with."),
             .flag("forget", help: "Forget the receiver --to names."),
+            .flag("controllers", help: "List the controllers the receiver --to names keeps."),
+            .value("remove-controller", "ID", help: "Remove a controller's pairing on the receiver --to names."),
             ReceiverOptions.password, ReceiverOptions.discoveryTimeout,
         ])
 
@@ -38,7 +43,9 @@ enum PairCommand {
                 return 0
             }
             let pin = parsed.values("pin").last
-            if !parsed.flag("forget") {
+            let removing = parsed.values("remove-controller").last
+            let managing = parsed.flag("controllers") || removing != nil
+            if !parsed.flag("forget"), !managing {
                 guard let pin else {
                     throw .usage(UsageError(commandPath: parsed.path, message: "give the PIN the receiver shows with --pin DIGITS"))
                 }
@@ -56,6 +63,9 @@ enum PairCommand {
                 deviceID = id
             } catch {
                 throw .receiver(error)
+            }
+            if managing {
+                return try await manageControllers(removing: removing, client: client, pairings: pairings, deviceID: deviceID)
             }
             if parsed.flag("forget") {
                 let forgotten: Bool
@@ -80,4 +90,26 @@ enum PairCommand {
     }
 
     /// `--credentials`, or the user's config folder (XDG_CONFIG_HOME, else ~/.config).
+
+    /// `--controllers` and `--remove-controller`: the receiver's own pairings, read or changed on a
+    /// connection it verifies with the credential kept for `deviceID`.
+    static func manageControllers(
+        removing: String?, client: ReceiverClient, pairings: SenderPairings, deviceID: String
+    ) async throws(CommandFailure) -> Int32 {
+        var client = client
+        client.pairings = pairings
+        client.receiver.deviceID = deviceID
+        do throws(ReceiverError) {
+            if let removing {
+                try await client.removePairedController(removing)
+                print("removed \(removing) from \(client.receiver.label)")
+                return 0
+            }
+            let controllers = try await client.pairedControllers()
+            print(controllers.map { "\($0.identifier)  \($0.admin ? "admin" : "user")  \($0.publicKey)" }.joined(separator: "\n"))
+            return 0
+        } catch {
+            throw .receiver(error)
+        }
+    }
 }

@@ -88,4 +88,38 @@ struct PairCommandTests {
         let result = try await BlockingWork.airlab(["pair", "--to", "127.0.0.1:9", "--pin", "12ab"])
         #expect(result.status == 2 && result.stderr.contains("--pin must be 4 to 8 digits, not '12ab'"), "\(result.stderr)")
     }
+
+    @Test("The receiver's controllers are listed and removed by a paired admin on a verified connection, and by nobody else; a removed controller no longer verifies")
+    func controllers() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await Self.daemon(in: scratch)
+        defer { Task { await daemon.stop() } }
+        let address = "127.0.0.1:\(try #require(daemon.receivers.first).port)"
+        let first = scratch.url.appendingPathComponent("first").path, second = scratch.url.appendingPathComponent("second").path
+
+        let stranger = try await BlockingWork.airlab(["pair", "--controllers", "--to", address, "--credentials", first])
+        #expect(stranger.status == 2 && stranger.stderr.contains("pair with `airlab pair --pin` first"), "\(stranger.stderr)")
+        for folder in [first, second] {
+            let paired = try await BlockingWork.airlab(["pair", "--to", address, "--pin", "4821", "--credentials", folder])
+            #expect(paired.status == 0, "\(paired.stderr)")
+        }
+        let firstID = try SenderPairings(folder: URL(fileURLWithPath: first)).identity.identifier
+        let secondID = try SenderPairings(folder: URL(fileURLWithPath: second)).identity.identifier
+        let listed = try await BlockingWork.airlab(["pair", "--controllers", "--to", address, "--credentials", first])
+        #expect(listed.status == 0 && listed.stdout.contains("\(firstID)  admin") && listed.stdout.contains("\(secondID)  admin"), "\(listed.stdout)\(listed.stderr)")
+
+        let removed = try await BlockingWork.airlab(["pair", "--remove-controller", secondID, "--to", address, "--credentials", first])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let after = try await BlockingWork.airlab(["pair", "--controllers", "--to", address, "--credentials", first])
+        #expect(after.stdout.contains(firstID) && !after.stdout.contains(secondID))
+        // The removed controller's credential no longer verifies the receiver.
+        let refused = try await BlockingWork.airlab(["pair", "--controllers", "--to", address, "--credentials", second])
+        #expect(refused.status == 2 && refused.stderr.contains("did not pair"), "\(refused.stderr)")
+        let missing = try await BlockingWork.airlab(["pair", "--remove-controller", "nobody", "--to", address, "--credentials", first])
+        #expect(missing.status == 2 && missing.stderr.contains("no controller 'nobody'"), "\(missing.stderr)")
+        // Plain HTTP may not read them.
+        let plain = try await BlockingWork.run { try CommandRunner.run(executableURL: URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://\(address)/pairings"]) }
+        #expect(plain.stdout == "403")
+    }
 }

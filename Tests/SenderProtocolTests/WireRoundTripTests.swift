@@ -239,6 +239,17 @@ struct WireVocabularyTests {
                 let request = try PlayRequest.decode(body: order.jsonBody(), contentType: "application/json", sessionHeader: nil)
                 #expect(request.contentLocation == order.url && request.start == .seconds(7))
                 #expect(request.group?.groupID == "g1" && request.group?.participant == "living-room")
+                // The AirPlay 2 path: the property list a real receiver reads, with the order inside.
+                let airPlay2 = try PlayRequest.decode(
+                    body: order.airPlay2Body(sessionID: "S1"), contentType: "application/x-apple-binary-plist", sessionHeader: "S1")
+                #expect(airPlay2.contentLocation == order.url && airPlay2.start == .seconds(7) && airPlay2.sessionID == "S1")
+                #expect(airPlay2.group?.groupID == "g1" && airPlay2.isAirlabOrder && airPlay2.restrictions?.reference == 3)
+            case .pairings, .pairing:
+                let list = PairingList(controllers: [.init(identifier: "airlab-1 x/y", publicKey: [0xAB, 0x01], admin: true)])
+                #expect(try WireJSON.decoder.decode(PairingList.self, from: WireJSON.data(list)) == list && list.controllers[0].publicKey == "ab01")
+                let target = try #require(URLComponents(string: PairingList.target(removing: "airlab-1 x/y")))
+                #expect(Route(path: target.path) == .pairing && target.path == "/pairings/airlab-1 x/y")
+                #expect(Route(path: route.path()) == route)
             case .session:
                 for path in [SessionPath.report("s 1"), .timeline("s 1"), .fetches("s 1")] {
                     let decoded = try #require(URLComponents(string: path.target)?.path)
