@@ -5,7 +5,8 @@ import HTTP
 /// Any bytes through `RTSPTranslation`, as requests (`requests`) or as answers (`answers`) by the
 /// selector's low bit, on the receiver's side or the sender's by its next bit (a receiver's relay reads
 /// what a sender writes and what libmicrohttpd answers; a sender's, what libcurl writes and what a
-/// receiver answers), in pieces of the rest of the selector's size. Translation must never trap, and
+/// receiver answers), in pieces of the rest of the selector's size; and as an event channel's requests
+/// (`takeRequest`). Translation must never trap, and
 /// the pieces must not matter: the same bytes in one piece give the same output, or the same failure.
 func rtspHeadsFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
@@ -24,6 +25,12 @@ func rtspHeadsFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             output += translated
         }
         return output
+    }
+    // The same bytes as what a receiver writes on an event channel, taken a request at a time: each
+    // request taken is gone from the buffer, so this ends.
+    var channel = bytes
+    while let request = try? RTSPTranslation.takeRequest(from: &channel) {
+        if request.target.count > 200 { fatalError("a request's target is kept whole") }
     }
     let whole = translate([bytes])
     let split = translate(stride(from: 0, to: bytes.count, by: piece).map { Array(bytes[$0..<min(bytes.count, $0 + piece)]) })

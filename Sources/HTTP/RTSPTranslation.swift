@@ -133,6 +133,29 @@ public struct RTSPTranslation: Sendable {
         return output
     }
 
+    /// Takes one whole request (head and `Content-Length` body) off the front of `buffer`: its `CSeq`
+    /// (nil when it has none) and its method and target once it is all there, nil while it is not. For a sender answering what a
+    /// receiver writes on an event channel.
+    public static func takeRequest(from buffer: inout [UInt8]) throws(Failure) -> (sequence: String?, target: String)? {
+        var head: [UInt8] = []
+        var index = 0
+        guard let end = appendHead(&head, from: buffer, at: &index) else {
+            guard head.count <= maximumHead else { throw Failure(description: "a request head over \(maximumHead) bytes") }
+            return nil
+        }
+        let lines = lines(of: head)
+        var length = 0
+        if let text = header("content-length", in: lines) {
+            guard text.count <= 12, let value = Int(text), value >= 0 else { throw Failure(description: "Content-Length '\(text)' is not a byte count") }
+            length = value
+        }
+        guard buffer.count - end >= length else { return nil }
+        buffer.removeFirst(end + length)
+        // The method and target, at most 200 characters of them.
+        let target = String(lines[0].split(separator: " ").prefix(2).joined(separator: " ").prefix(200))
+        return (header("cseq", in: lines).flatMap { $0.count <= 10 && $0.allSatisfy(\.isNumber) ? $0 : nil }, target)
+    }
+
     // MARK: - Framing
 
     private struct Request {

@@ -124,33 +124,60 @@ enum LocalSocketOwner {
     }
 }
 
-/// A connection a sender holds open and only reads from: AirPlay 2's event channel, which the receiver
-/// writes to. What arrives is read and dropped.
+/// A connection a sender holds open for the receiver to write to: AirPlay 2's event channel. With the
+/// session's event keys, each request the receiver sends (a tvOS receiver's `POST /command`) is opened
+/// and acknowledged `200` with its `CSeq`, as pyatv does; without them what arrives is dropped.
 public final class HeldConnection: @unchecked Sendable {
+    /// Requests held back unanswered before the channel is closed: a receiver that sends without end.
+    static let bufferLimit = 256 * 1024
+
     private let descriptor: Int32
     private let thread: LoopThread
     // The thread's own.
+    private var cipher: (any ConnectionCipher)?
+    private var received: [UInt8] = []
+    /// The receiver's requests so far, by method and target, for whoever wants to know what the channel carried.
+    private let requests = Mutex<[String]>([])
     private var key: UInt64 = 0
     private var closed = false
 
     /// Connects within `timeout`; blocks while connecting, so call it off the cooperative pool.
-    public init(host: String, port: Int, timeout: Duration) throws(SenderRelay.Failure) {
+    public init(host: String, port: Int, timeout: Duration, cipher: (any ConnectionCipher)? = nil) throws(SenderRelay.Failure) {
         descriptor = try OutgoingSocket.connect(host: host, port: port, timeout: timeout)
+        self.cipher = cipher
         thread = ServerLoop.shared.leastBusyThread()
         thread.perform { [self] in
-            key = thread.watch(descriptor, reading: true, writing: false) { [self] _ in readAndDrop() }
+            key = thread.watch(descriptor, reading: true, writing: false) { [self] _ in readable() }
         }
     }
+
+    /// The requests the receiver has sent on the channel so far: `POST /command`.
+    public var receivedRequests: [String] { requests.withLock { $0 } }
 
     public func close() {
         thread.perform { [self] in shut() }
     }
 
-    private func readAndDrop() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
+    private func readable() {
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         let count = recv(descriptor, &buffer, buffer.count, 0)
-        if count > 0 || (count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) { return }
-        shut()
+        guard count > 0 else {
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+            return shut()
+        }
+        guard var opening = cipher else { return }
+        do {
+            received += try opening.open(Array(buffer[..<count]))
+            while let request = try RTSPTranslation.takeRequest(from: &received) {
+                requests.withLock { $0.append(request.target) }
+                let sealed = try opening.seal(EventChannelAcknowledgement.bytes(sequence: request.sequence))
+                _ = sealed.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }
+            cipher = opening
+            if received.count > Self.bufferLimit { shut() }
+        } catch {
+            shut()
+        }
     }
 
     private func shut() {
@@ -158,6 +185,13 @@ public final class HeldConnection: @unchecked Sendable {
         closed = true
         thread.unwatch(key, descriptor)
         Glibc.close(descriptor)
+    }
+}
+
+/// What a sender answers each request on the event channel: `200`, no body, its `CSeq`.
+enum EventChannelAcknowledgement {
+    static func bytes(sequence: String?) -> [UInt8] {
+        Array(("RTSP/1.0 200 OK\r\nContent-Length: 0\r\nAudio-Latency: 0\r\n" + (sequence.map { "CSeq: \($0)\r\n" } ?? "") + "\r\n").utf8)
     }
 }
 

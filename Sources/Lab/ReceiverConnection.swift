@@ -47,6 +47,12 @@ public final class ReceiverConnection: Sendable {
         String(sequence.add(1, ordering: .relaxed).newValue)
     }
 
+    /// The requests the receiver sent on the event channel so far, method and target (a tvOS
+    /// receiver's `POST /command`, each acknowledged); empty on AirPlay 1.
+    public var eventChannelRequests: [String] {
+        events.withLock { $0 }?.receivedRequests ?? []
+    }
+
     /// Closes the connection (a receiver ends an attached session with it) and the event channel.
     public func close() {
         pool.close()
@@ -85,8 +91,10 @@ public final class ReceiverConnection: Sendable {
             } else {
                 result = try await client.pairTransiently(on: connection.pool)
             }
+            let events: HAPChannel
             do {
                 relay.channel.encrypt(with: HAPConnectionCipher(channel: try result.controlChannel(as: .controller)))
+                events = try result.eventChannel(as: .controller)
             } catch {
                 throw client.failure(.pairingFailed("the pairing's keys cannot be derived: \(error)"))
             }
@@ -95,7 +103,7 @@ public final class ReceiverConnection: Sendable {
             let held: HeldConnection
             do throws(SenderRelay.Failure) {
                 held = try await BlockingCall.run { () throws(SenderRelay.Failure) -> HeldConnection in
-                    try HeldConnection(host: address.host, port: eventPort, timeout: timeout)
+                    try HeldConnection(host: address.host, port: eventPort, timeout: timeout, cipher: HAPConnectionCipher(channel: events))
                 }
             } catch {
                 throw client.failure(.connectionLost("the event channel on port \(eventPort): \(error)"))

@@ -262,18 +262,24 @@ final class ReceiverCore: Sendable {
     // MARK: - Connections
 
     /// A TCP connection closed: a legacy sender leaving ends the session its /play started.
-    /// The event channel's port, opened the first time a sender asks (RTSP SETUP).
-    func eventChannelPort() throws(ProtocolError) -> UInt16 {
-        try eventChannel.withLock { channel throws(ProtocolError) in
-            if let channel { return channel.port }
+    /// The event channel's port, opened the first time a sender asks (RTSP SETUP on `connection`). The
+    /// sender's next connection to it from `peer` is encrypted with the session's event keys and gets
+    /// the receiver's record as its first event (`updateInfo`), as an Apple TV sends it.
+    func eventChannelPort(for connection: HTTPConnectionID, peer: String?) throws(ProtocolError) -> UInt16 {
+        let server = try eventChannel.withLock { channel throws(ProtocolError) -> SideChannelServer in
+            if let channel { return channel }
             do {
-                let opened = try SideChannelServer(address: configuration.address)
+                let opened = try SideChannelServer(address: configuration.address, log: log)
                 channel = opened
-                return opened.port
+                return opened
             } catch {
                 throw ProtocolError(status: 500, "the event channel cannot be opened: \(error)")
             }
         }
+        if let peer, let keys = pairing?.eventChannel(of: connection) {
+            server.expect(from: peer, cipher: HAPConnectionCipher(channel: keys), greeting: EventChannelMessage.updateInfo(identity.deviceInfo, sequence: 1))
+        }
+        return server.port
     }
 
     /// Closes the event channel's connections (RTSP TEARDOWN).

@@ -36,6 +36,8 @@ final class ReceiverPairing: Sendable {
         var pairings: [HTTPConnectionID: CastOrigin.Pairing] = [:]
         /// The controller pair-verify proved on each connection it encrypted.
         var verifiedControllers: [HTTPConnectionID: String] = [:]
+        /// The keys of the event channel a SETUP on each encrypted connection opens.
+        var eventChannels: [HTTPConnectionID: HAPChannel] = [:]
         /// Wrong PINs by peer, and when the peer may try again.
         var failures: [String: (count: Int, lockedUntil: ContinuousClock.Instant?)] = [:]
         /// When each peer started its recent exchanges, within `startWindow`.
@@ -88,7 +90,13 @@ final class ReceiverPairing: Sendable {
             state.exchanges[connection] = nil
             state.pairings[connection] = nil
             state.verifiedControllers[connection] = nil
+            state.eventChannels[connection] = nil
         }
+    }
+
+    /// The accessory's end of the event channel of the session paired on the connection.
+    func eventChannel(of connection: HTTPConnectionID) -> HAPChannel? {
+        state.withLock { $0.eventChannels[connection] }
     }
 
     /// `POST /pair-setup`: the answer, and the channel switched to HAP frames when a transient pairing
@@ -159,12 +167,17 @@ final class ReceiverPairing: Sendable {
 
     private func encrypt(_ channel: SecureChannel?, connection: HTTPConnectionID, with result: PairingResult, as pairing: CastOrigin.Pairing) -> String? {
         guard let channel else { return "a pairing ended on a connection that cannot be encrypted" }
+        let events: HAPChannel
         do {
             channel.encrypt(with: HAPConnectionCipher(channel: try result.controlChannel(as: .accessory)))
+            events = try result.eventChannel(as: .accessory)
         } catch {
             return "the pairing's keys cannot be derived: \(error)"
         }
-        state.withLock { $0.pairings[connection] = pairing }
+        state.withLock { state in
+            state.pairings[connection] = pairing
+            state.eventChannels[connection] = events
+        }
         return nil
     }
 

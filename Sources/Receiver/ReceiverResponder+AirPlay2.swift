@@ -76,7 +76,7 @@ extension ReceiverResponder {
             guard setup.streamCount == 0 else {
                 throw ProtocolError(status: 501, "audio streams (RAOP) are not emulated; airlab receives video casts by URL")
             }
-            let port = try core.eventChannelPort()
+            let port = try core.eventChannelPort(for: request.connection, peer: request.channel?.peer)
             return HTTPResponse(status: 200, headers: ["Content-Type": Self.binaryPlistType], body: StreamSetup.answer(eventPort: port))
         case .teardown:
             core.closeEventChannel()

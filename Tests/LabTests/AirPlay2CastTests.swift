@@ -1,5 +1,6 @@
 import ChildProcess
 import Foundation
+import Lab
 import TestSupport
 import Testing
 
@@ -60,6 +61,28 @@ struct AirPlay2CastTests {
 
         let bad = try await BlockingWork.airlab(cast + ["--protocol", "3"])
         #expect(bad.status == 2 && bad.stderr.contains("--protocol must be 1 or 2, not '3'"))
+    }
+
+    @Test("The receiver's first event on the channel SETUP opened is its record (POST /command updateInfo), sealed with the session's event keys; the sender opens it and acknowledges it")
+    func eventChannel() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let daemon = try await DaemonProcess.start(["--profile", "apple-tv-4k", "--port", "0"], in: scratch.url)
+        defer { Task { await daemon.stop() } }
+        let receiver = try #require(daemon.receivers.first)
+        var client = ReceiverClient(Receiver(address: ReceiverAddress(host: "127.0.0.1", port: receiver.port)))
+        client.protocolChoice = .airPlay2
+        let connection = try await client.connect()
+        defer { connection.close() }
+        // The event arrives on its own connection, after SETUP's answer: polled for, bounded only as a guard.
+        var requests: [String] = []
+        for _ in 0..<1500 where requests.isEmpty {
+            requests = connection.eventChannelRequests
+            if requests.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(requests == ["POST /command"])
+        _ = await daemon.stop()
+        #expect(!daemon.stderr.contains("event channel"), "\(daemon.stderr)")
     }
 
     @Test("pyatv's server-side pairing accepts airlab's transient pairing and `airlab pair`; what follows arrives in HAP frames: SETUP, the event channel, RECORD, /play, /rate")
