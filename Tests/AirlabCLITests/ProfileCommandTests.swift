@@ -31,7 +31,7 @@ struct ProfileCommandTests {
     func show() async throws {
         let text = try await BlockingWork.airlab(["profile", "show", "sony-bravia-android-tv"])
         #expect(text.status == 0, "stderr: \(text.stderr)")
-        #expect(text.stdout.hasPrefix("sony-bravia-android-tv version 2: Sony Bravia"))
+        #expect(text.stdout.hasPrefix("sony-bravia-android-tv version 3: Sony Bravia"))
         #expect(text.stdout.contains("  transitions.resolution.p50Milliseconds = 250\n  transitions.resolution.p95Milliseconds = 400\n    derived: "))
         #expect(text.stdout.contains("androidx/media#2035"))
 
