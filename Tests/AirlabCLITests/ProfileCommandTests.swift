@@ -22,7 +22,7 @@ struct ProfileCommandTests {
         let listed = try #require(try json(try await BlockingWork.airlab(["profile", "list", "--json"])) as? [[String: Any]])
         #expect(listed.count == 14)
         let roku = try #require(listed.first { $0["name"] as? String == "roku-airplay" })
-        #expect(roku["version"] as? String == "2")
+        #expect(roku["version"] as? String == "3")
         let numbers = try #require(roku["numbers"] as? [String: Int])
         #expect((numbers["assumed"] ?? 0) > 0 && numbers.keys.sorted() == ["assumed", "derived", "measured", "published"])
     }
