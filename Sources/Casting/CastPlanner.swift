@@ -210,7 +210,8 @@ public struct CastPlanner: Sendable {
         diagnostics += schedule.diagnostics
 
         let model = TransitionModel(profile: profile, seed: seed)
-        let reinitialisation = profile.declared(.decoderReinitBlack).map { DecoderReinitialisation(quirk: $0, seed: seed) }
+        // A receiver without video has no video decoder to re-create.
+        let reinitialisation = profile.video == nil ? nil : profile.declared(.decoderReinitBlack).map { DecoderReinitialisation(quirk: $0, seed: seed) }
         let primarySide = DecoderReinitialisation.Side(media: primary, isEncrypted: media.isEncrypted, name: "primary")
         let assetParameters = await probeAssets(cast.resolution.assets, for: profile, language: cast.request.preferredLanguage)
         // The schedule's pods go to the engine whole, also those before the start position (a seek

@@ -64,10 +64,16 @@ public struct DeclaredQuirk: Sendable, Hashable, Codable {
 
     /// One draw of the black, from the generator named `stream` (one per place the quirk fires, so
     /// that one seed gives one timeline), as a cost of a switch; nil for a quirk without a black.
+    ///
+    /// A draw is kept within `maximumBlackMilliseconds`: a median near 0 under a large 95th
+    /// percentile makes the log-normal's tail reach any length, even infinity, which the clock
+    /// could not play.
     public func blackCost(_ stream: String, seed: UInt64, detail: String) -> Transition.Cost? {
         guard let black else { return nil }
         var generator = SeededGenerator.stream(stream, seed: seed)
-        return Transition.Cost(cause: kind.rawValue, milliseconds: black.sample(using: &generator), source: source, detail: detail)
+        let drawn = black.sample(using: &generator)
+        let milliseconds = drawn.isNaN ? 0 : min(max(0, drawn), Self.maximumBlackMilliseconds)
+        return Transition.Cost(cause: kind.rawValue, milliseconds: milliseconds, source: source, detail: detail)
     }
 
     /// The greatest black a profile may declare: longer than this is a stall, not a flash of black.

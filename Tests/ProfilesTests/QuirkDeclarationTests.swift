@@ -72,6 +72,15 @@ struct QuirkDeclarationTests {
         }
     }
 
+    @Test("A black's draw stays a length the clock can play, however wide its two numbers lie apart")
+    func drawsAreBounded() {
+        let wide = DeclaredQuirk(kind: .firstUpSwitchBlack, source: "s", basis: .assumed, p50Milliseconds: 1e-300, p95Milliseconds: 10_000)
+        let draws = (0..<200).compactMap { wide.blackCost("black", seed: UInt64($0), detail: "")?.milliseconds }
+        #expect(draws.count == 200 && draws.allSatisfy { (0...DeclaredQuirk.maximumBlackMilliseconds).contains($0) })
+        let none = DeclaredQuirk(kind: .eagerAssetLists, source: "s", basis: .assumed)
+        #expect(none.blackCost("black", seed: 1, detail: "") == nil)
+    }
+
     @Test("The catalog's own check bounds a black even where a schema would not")
     func bounded() {
         var quirk = DeclaredQuirk(kind: .decoderReinitBlack, source: "s", basis: .assumed, p50Milliseconds: .infinity, p95Milliseconds: .infinity)
