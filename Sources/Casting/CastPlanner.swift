@@ -212,7 +212,7 @@ public struct CastPlanner: Sendable {
         let model = TransitionModel(profile: profile, seed: seed)
         // A receiver without video has no video decoder to re-create.
         let reinitialisation = profile.video == nil ? nil : profile.declared(.decoderReinitBlack).map { DecoderReinitialisation(quirk: $0, seed: seed) }
-        let primarySide = DecoderReinitialisation.Side(media: primary, isEncrypted: media.isEncrypted, name: "primary")
+        let primarySide = DecoderReinitialisation.Side(media: primary, isEncrypted: media.isEncrypted)
         let assetParameters = await probeAssets(cast.resolution.assets, for: profile, language: cast.request.preferredLanguage)
         // The schedule's pods go to the engine whole, also those before the start position (a seek
         // back reaches them); events that cannot be placed and mid-rolls outside a VOD are in none.
@@ -240,13 +240,10 @@ public struct CastPlanner: Sendable {
                                     diagnostics.append(Self.audioOnly("asset \(index + 1) of '\(event.id)'", failure, quirk))
                                     parameters = parameters.audioAlone
                                 }
-                                let side = DecoderReinitialisation.Side(
-                                    media: parameters, isEncrypted: asset.isEncrypted, name: "asset \(index + 1) of '\(event.id)'")
+                                let side = DecoderReinitialisation.Side(media: parameters, isEncrypted: asset.isEncrypted)
                                 if let previous = playable.last {
                                     planned.transitionFromPrevious = model.transition("\(event.id)/\(index)", from: previous.media, to: parameters)
-                                    if let note = reinitialisation?.apply(to: &planned.transitionFromPrevious, "\(event.id)/\(index)", from: previous, to: side) {
-                                        diagnostics.append(note)
-                                    }
+                                    reinitialisation?.apply(to: &planned.transitionFromPrevious, "\(event.id)/\(index)", from: previous, to: side)
                                 }
                                 playable.append(side)
                             }
@@ -268,12 +265,8 @@ public struct CastPlanner: Sendable {
                 if let first = playable.first, let last = playable.last {
                     planned.transitionIn = model.transition("\(event.id)/in", from: before.media, to: first.media)
                     planned.transitionOut = model.transition("\(event.id)/out", from: last.media, to: primary, bitsPerSecond: bitsPerSecond)
-                    if let reinitialisation {
-                        diagnostics += [
-                            reinitialisation.apply(to: &planned.transitionIn, "\(event.id)/in", from: before, to: first),
-                            reinitialisation.apply(to: &planned.transitionOut, "\(event.id)/out", from: last, to: primarySide),
-                        ].compactMap { $0 }
-                    }
+                    reinitialisation?.apply(to: &planned.transitionIn, "\(event.id)/in", from: before, to: first)
+                    reinitialisation?.apply(to: &planned.transitionOut, "\(event.id)/out", from: last, to: primarySide)
                     before = last
                 }
                 members.append(planned)

@@ -1,4 +1,3 @@
-import HLS
 import MediaValues
 import Profiles
 
@@ -7,7 +6,8 @@ import Profiles
 /// builds another, and the picture stays black meanwhile (google/ExoPlayer#8568; `Quirk`).
 ///
 /// The black goes on the switch's video path, so the engine plays it on its clock as part of the
-/// switch, and the report's transition names it as its cause. One decoder is re-created per switch:
+/// switch, names it as a cause of the transition and reports it with a `quirk-fired` event where the
+/// switch starts. One decoder is re-created per switch:
 /// where the profile also prices a codec change (`video_codec`), the quirk's black stands in for it
 /// rather than adding to it.
 struct DecoderReinitialisation {
@@ -18,23 +18,16 @@ struct DecoderReinitialisation {
     struct Side {
         var media: MediaParameters
         var isEncrypted: Bool
-        /// For the report: "primary", "asset 2 of 'ad'".
-        var name: String
     }
 
     /// Adds the black to `transition` (named `name`) from `previous` to `next` when the switch meets
-    /// the quirk's conditions, and returns the report's note of it; nil, and `transition` unchanged,
-    /// when it does not.
-    func apply(to transition: inout Transition, _ name: String, from previous: Side, to next: Side) -> Diagnostic? {
+    /// the quirk's conditions; leaves it as it is when it does not.
+    func apply(to transition: inout Transition, _ name: String, from previous: Side, to next: Side) {
         guard next.media.video != nil, let why = Self.reason(from: previous, to: next),
             let black = quirk.blackCost("\(name)/\(quirk.kind.rawValue)", seed: seed, detail: why)
-        else { return nil }
+        else { return }
         transition.video.removeAll { $0.cause == MediaDimension.videoCodec.rawValue }
         transition.video.append(black)
-        let milliseconds = Int(black.milliseconds.rounded())
-        return Diagnostic(
-            .warning, line: nil, .quirkDecoderReinit,
-            "the switch from \(previous.name) to \(next.name) re-creates the video decoder (\(why)): black for \(milliseconds) ms; quirk \(quirk.kind.rawValue) (\(quirk.source))")
     }
 
     /// Why the switch re-creates the decoder, or nil when it does not.

@@ -21,8 +21,6 @@ extension DiagnosticCode {
 
     /// A device quirk (its profile declares it) plays media as audio alone.
     public static let quirkAudioOnly = DiagnosticCode("quirk.audio-only")
-    /// A device quirk (its profile declares it) re-creates the video decoder at a switch, with black.
-    public static let quirkDecoderReinit = DiagnosticCode("quirk.decoder-reinit")
     public static let playlistEmpty = DiagnosticCode("playlist.empty")
     public static let playlistBinary = DiagnosticCode("playlist.binary")
     public static let playlistMissingHeader = DiagnosticCode("playlist.missing-header")

@@ -2,9 +2,10 @@ import NumberText
 import Profiles
 
 /// Device quirks the engine plays on its clock (docs/profiles.md, "Quirks"); the pre-roll stall is
-/// played where a pod ends (`PlaybackEngine+Breaks.swift`), the decoder re-initialisation is part of
-/// the switches the planner made.
+/// played where a pod ends (`PlaybackEngine+Breaks.swift`).
 ///
+/// - `decoder-reinit-black`: the planner put the black on the switches it applies to, as a cost of
+///   their video path; the engine plays it with the switch and says so where the switch starts.
 /// - `first-upswitch-black`: the first switch of primary to a higher variant in a session blacks the
 ///   picture where the first segment of that variant plays (the one fetched next after the switch,
 ///   at the end of what was buffered), for the black the plan drew; the playhead and the audio go
@@ -23,6 +24,19 @@ extension PlaybackEngine {
         var pendingBlack: (position: Double, variant: String)?
         /// Breaks whose asset list the eager device has resolved.
         var resolvedAssetLists: Set<String> = []
+    }
+
+    /// The start of a switch into a break, between its assets or back to primary, with the quirks
+    /// whose black it plays (a cost named after the quirk).
+    func switchStarted(_ transition: Transition, _ place: BreakPlace, reason: String) -> [PlaybackEvent] {
+        let started = event(.transitionStarted(transition, place), reason: reason)
+        return [started] + transition.video.compactMap { cost in
+            guard let quirk = Quirk(rawValue: cost.cause) else { return nil }
+            let milliseconds = Int(cost.milliseconds.rounded())
+            let why = cost.detail.map { " (\($0))" } ?? ""
+            return event(.quirkFired(quirk, in: place),
+                reason: "quirk \(quirk.rawValue): \(reason) re-creates the video decoder\(why): black for \(milliseconds) ms (\(cost.source))")
+        }
     }
 
     /// After a switch of primary up to `variant`: the first one arms the black where the variant's

@@ -35,7 +35,7 @@ public struct SessionReport: Sendable, Codable, Hashable {
     /// How the cast reached a receiver; nil in simulations.
     public var origin: CastOrigin?
     /// Where the device's quirks fired in the engine (`quirk-fired`), in order; nil when none did.
-    /// The planner's show among the diagnostics (`quirk.*`).
+    /// The audio-only quirk, which the planner decides, shows among the diagnostics instead.
     public var quirks: [QuirkFiring]?
 
     /// One firing of a device quirk.

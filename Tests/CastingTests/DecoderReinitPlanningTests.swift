@@ -48,11 +48,16 @@ struct DecoderReinitPlanningTests {
         }
     }
 
+    static func run(_ planned: CastPlan) throws -> SessionReport {
+        let recorder = SessionRecorder(profile: planned.profile.name, playlist: "show.m3u8", seed: planned.seed, startPosition: 0)
+        return Simulation.report(plan: planned.plan, script: try SenderScript(parsing: ""), startPosition: nil, recorder: recorder)
+    }
+
     static func black(_ transition: Transition) -> Transition.Cost? {
         transition.video.first { $0.cause == "decoder-reinit-black" }
     }
 
-    @Test("A device with the quirk blacks the switch from encrypted primary to a clear ad and back, and the report says why")
+    @Test("A device with the quirk blacks the switch from encrypted primary to a clear ad and back, and the report says where and why")
     func protectionSwitchFires() async throws {
         let planned = try await plan(encrypted: true, profile: "sony-bravia-android-tv")
         let ad = try #require(planned.plan.breaks.first)
@@ -60,19 +65,21 @@ struct DecoderReinitPlanningTests {
         let back = try #require(Self.black(ad.transitionOut), "\(ad.transitionOut)")
         #expect(into.detail == "encrypted to clear" && back.detail == "clear to encrypted")
         #expect(into.milliseconds > 0 && into.milliseconds < 10_000 && into.source.contains("google/ExoPlayer#8568"))
-        let notes = planned.diagnostics.filter { $0.code == .quirkDecoderReinit }
-        #expect(notes.count == 2)
-        #expect(notes.first?.message.hasPrefix("the switch from primary to asset 1 of 'ad' re-creates the video decoder (encrypted to clear): black for ") == true)
-        #expect(notes.last?.message.hasPrefix("the switch from asset 1 of 'ad' to primary re-creates the video decoder (clear to encrypted)") == true)
 
-        // On the engine's clock the black is part of each switch: the switch lasts at least as long.
-        let recorder = SessionRecorder(profile: "sony-bravia-android-tv", playlist: "show.m3u8", seed: 3, startPosition: 0)
-        let report = Simulation.report(plan: planned.plan, script: try SenderScript(parsing: ""), startPosition: nil, recorder: recorder)
+        // On the engine's clock the black is part of each switch: the switch lasts at least as long,
+        // and where each switch starts the report says the quirk fired.
+        let report = try Self.run(planned)
         let switches = report.timeline.filter { $0.kind == .transition && $0.eventID == "ad" }
         #expect(switches.count == 2)
         #expect(switches.allSatisfy { ($0.end - $0.start) * 1000 >= (Self.black($0.transition!)?.milliseconds ?? .infinity) - 1e-6 })
-        let started = report.events.filter { $0.kind == .transitionStarted }.compactMap { $0.transition.flatMap(Self.black) }
-        #expect(started.count == 2, "the transition-started events carry the black as a cost with its cause and source")
+        let firings = report.quirks ?? []
+        #expect(firings.map(\.quirk) == [.decoderReinitBlack, .decoderReinitBlack] && firings.allSatisfy { $0.eventID == "ad" })
+        #expect(zip(firings, switches).allSatisfy { $0.time == $1.start })
+        let intoMilliseconds = Int(into.milliseconds.rounded())
+        #expect(firings.first?.reason.hasPrefix(
+            "quirk decoder-reinit-black: switching from primary to interstitial 'ad' re-creates the video decoder (encrypted to clear): black for \(intoMilliseconds) ms (google/ExoPlayer#8568") == true,
+            "\(firings.first?.reason ?? "")")
+        #expect(firings.last?.reason.hasPrefix("quirk decoder-reinit-black: switching from interstitial 'ad' back to primary (the break is over) re-creates the video decoder (clear to encrypted)") == true)
     }
 
     @Test("A codec change blacks too, once: the quirk's black stands in for the profile's video_codec cost")
@@ -90,9 +97,9 @@ struct DecoderReinitPlanningTests {
         let clear = try await plan(encrypted: false, profile: "sony-bravia-android-tv")
         let ad = try #require(clear.plan.breaks.first)
         #expect(Self.black(ad.transitionIn) == nil && Self.black(ad.transitionOut) == nil)
-        #expect(!clear.diagnostics.contains { $0.code == .quirkDecoderReinit })
+        #expect(try Self.run(clear).quirks == nil)
         let apple = try await plan(encrypted: true, profile: "apple-tv-4k")
         #expect(apple.plan.breaks.first.map { Self.black($0.transitionIn) == nil && Self.black($0.transitionOut) == nil } == true)
-        #expect(!apple.diagnostics.contains { $0.code == .quirkDecoderReinit })
+        #expect(try Self.run(apple).quirks == nil)
     }
 }
