@@ -17,6 +17,15 @@ func profileFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = identity.txtRecord
     _ = identity.serverInfo.propertyList()
     _ = identity.deviceInfo.propertyList()
+    // A quirk's black is played on the clock: every draw must be a length the clock can play.
+    for quirk in profile.quirks ?? [] {
+        for seed in [0, 1, UInt64.max] {
+            guard let black = quirk.blackCost("fuzz", seed: seed, detail: "") else { continue }
+            if !(0...DeclaredQuirk.maximumBlackMilliseconds).contains(black.milliseconds) {
+                fatalError("quirk \(quirk.kind.rawValue) drew a black of \(black.milliseconds) ms")
+            }
+        }
+    }
     let comparison = ProfileComparison(profile, profile)
     if comparison.rows.contains(where: { $0.differs }) {
         fatalError("a profile compared with itself differs")

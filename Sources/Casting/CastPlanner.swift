@@ -210,6 +210,9 @@ public struct CastPlanner: Sendable {
         diagnostics += schedule.diagnostics
 
         let model = TransitionModel(profile: profile, seed: seed)
+        // A receiver without video has no video decoder to re-create.
+        let reinitialisation = profile.video == nil ? nil : profile.declared(.decoderReinitBlack).map { DecoderReinitialisation(quirk: $0, seed: seed) }
+        let primarySide = DecoderReinitialisation.Side(media: primary, isEncrypted: media.isEncrypted)
         let assetParameters = await probeAssets(cast.resolution.assets, for: profile, language: cast.request.preferredLanguage)
         // The schedule's pods go to the engine whole, also those before the start position (a seek
         // back reaches them); events that cannot be placed and mid-rolls outside a VOD are in none.
@@ -217,12 +220,12 @@ public struct CastPlanner: Sendable {
         for pod in schedule.pods {
             var members: [PlannedBreak] = []
             // What plays before the next event of the pod: primary, or the previous event's last asset.
-            var before = primary
+            var before = primarySide
             for member in pod.members {
                 let scheduled = schedule.breaks[member]
                 let event = scheduled.event
                 var assets: [PlannedAsset] = []
-                var playable: [(index: Int, media: MediaParameters)] = []
+                var playable: [DecoderReinitialisation.Side] = []
                 for (index, asset) in (cast.resolution.assets[event.id] ?? []).enumerated() {
                     var planned = PlannedAsset(uri: asset.uri, duration: asset.duration, failure: asset.failure)
                     if planned.failure == nil {
@@ -237,10 +240,12 @@ public struct CastPlanner: Sendable {
                                     diagnostics.append(Self.audioOnly("asset \(index + 1) of '\(event.id)'", failure, quirk))
                                     parameters = parameters.audioAlone
                                 }
-                                planned.transitionFromPrevious = playable.last.map {
-                                    model.transition("\(event.id)/\(index)", from: $0.media, to: parameters)
-                                } ?? .instant
-                                playable.append((index, parameters))
+                                let side = DecoderReinitialisation.Side(media: parameters, isEncrypted: asset.isEncrypted)
+                                if let previous = playable.last {
+                                    planned.transitionFromPrevious = model.transition("\(event.id)/\(index)", from: previous.media, to: parameters)
+                                    reinitialisation?.apply(to: &planned.transitionFromPrevious, "\(event.id)/\(index)", from: previous, to: side)
+                                }
+                                playable.append(side)
                             }
                         case let probe? where !probe.decodable:
                             planned.failure = probe.failure
@@ -256,10 +261,13 @@ public struct CastPlanner: Sendable {
                     eventID: event.id, position: scheduled.position ?? pod.position, resumeOffset: scheduled.resumeOffset,
                     cue: event.cue, snap: event.snap, restrictions: event.restrictions, playoutLimit: event.playoutLimit,
                     assets: assets, failure: scheduled.failure)
+                if case .list(let uri) = event.asset { planned.assetList = uri }
                 if let first = playable.first, let last = playable.last {
-                    planned.transitionIn = model.transition("\(event.id)/in", from: before, to: first.media)
+                    planned.transitionIn = model.transition("\(event.id)/in", from: before.media, to: first.media)
                     planned.transitionOut = model.transition("\(event.id)/out", from: last.media, to: primary, bitsPerSecond: bitsPerSecond)
-                    before = last.media
+                    reinitialisation?.apply(to: &planned.transitionIn, "\(event.id)/in", from: before, to: first)
+                    reinitialisation?.apply(to: &planned.transitionOut, "\(event.id)/out", from: last, to: primarySide)
+                    before = last
                 }
                 members.append(planned)
             }
@@ -273,6 +281,10 @@ public struct CastPlanner: Sendable {
         plan.supportsPictureInPicture = profile.supportsPictureInPicture
         plan.sdkAdInPictureInPicture = cast.request.sdkAdInPictureInPicture
         plan.prerollContentStall = profile.declared(.prerollContentStall)
+        plan.eagerAssetLists = profile.declared(.eagerAssetLists)
+        if let quirk = profile.declared(.firstUpSwitchBlack), let black = quirk.blackCost("first-upswitch", seed: seed, detail: "the first switch up") {
+            plan.firstUpSwitchBlack = QuirkBlack(quirk: quirk, milliseconds: black.milliseconds)
+        }
         if let sdkAds = cast.request.sdkAds {
             // The SDK's ads are not probed: they are taken to match the primary, so a switch costs the
             // priming and the splice the profile pays at every transition.

@@ -51,7 +51,7 @@ extension ConsoleTile {
             interstitial = nil
             stall = nil
         case .assetEnded, .assetSkipped, .assetFailed, .seeked, .rateChanged, .segmentFailed, .pipStartFailed, .sdkAdStartRefused,
-            .sdkAdDeferred, .sdkAdSkipped, .variantSwitched:
+            .sdkAdDeferred, .sdkAdSkipped, .variantSwitched, .quirkFired:
             break
         }
         if event.state != .stalled { stall = nil }

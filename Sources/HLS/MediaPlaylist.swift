@@ -28,6 +28,12 @@ public struct MediaPlaylist: Sendable {
         return last.start + last.duration
     }
 
+    /// True when an EXT-X-KEY encrypts any of its segments: what decides whether a receiver needs its
+    /// secure decoder for it (a playlist that mixes clear and encrypted segments counts as encrypted).
+    public var isEncrypted: Bool {
+        segments.contains(where: \.isEncrypted)
+    }
+
     /// True when at least one segment carries an EXT-X-PROGRAM-DATE-TIME.
     public var hasProgramDateTime: Bool {
         segments.contains { $0.programDateTime != nil }
@@ -58,6 +64,9 @@ public struct Segment: Hashable, Sendable {
     /// The EXT-X-MAP in force for this segment.
     public var map: MediaInitializationSection?
     public var isGap: Bool
+    /// An EXT-X-KEY with a METHOD other than NONE is in force for this segment (AES-128, SAMPLE-AES):
+    /// a receiver decrypts it, on many devices with a decoder of its own (a secure one).
+    public var isEncrypted: Bool
     /// The line of the segment's URI.
     public var line: Int
 }

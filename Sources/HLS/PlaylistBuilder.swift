@@ -21,6 +21,8 @@ struct PlaylistBuilder {
     private var pendingGap = false
     private var pendingVariant: Variant?
     private var currentMap: MediaInitializationSection?
+    /// Whether the EXT-X-KEY in force encrypts the segments that follow (a METHOD other than NONE).
+    private var currentKeyEncrypts = false
     private var position = 0.0
 
     private var dateRangeIndex: [String: Int] = [:]
@@ -92,6 +94,16 @@ struct PlaylistBuilder {
                 map.byteRange = attributeNumber(reading, "BYTERANGE", range, of: name, line, in: .byteCount, expected: "\"length@offset\"")
             }
             currentMap = map
+        case "EXT-X-KEY":
+            markMedia(line)
+            guard let attributes = attributeList(name, value, line) else { return }
+            guard let method = attributes["METHOD"]?.enumeratedString else {
+                missingAttribute("METHOD", of: name, line)
+                return
+            }
+            // NONE ends encryption; AES-128, SAMPLE-AES and any method this reader does not know
+            // (SAMPLE-AES-CTR) leave the segments that follow encrypted.
+            currentKeyEncrypts = method != "NONE"
         case "EXT-X-DATERANGE":
             markMedia(line)
             consumeDateRange(value, line: line)
@@ -242,7 +254,7 @@ struct PlaylistBuilder {
         media.segments.append(Segment(
             uri: uri, duration: info.duration, exactDuration: info.exact, title: info.title, start: position,
             programDateTime: pendingProgramDateTime, discontinuity: pendingDiscontinuity, byteRange: pendingByteRange,
-            map: currentMap, isGap: pendingGap, line: line))
+            map: currentMap, isGap: pendingGap, isEncrypted: currentKeyEncrypts, line: line))
         position += info.duration
         pendingSegment = nil
         pendingProgramDateTime = nil

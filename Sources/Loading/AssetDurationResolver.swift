@@ -29,10 +29,15 @@ public struct ResolvedAsset: Sendable, Hashable {
     /// Whether the asset may be a local file: true only when a local document named it
     /// (`ResourceReferrer`), so that probing it later keeps the rule its loading kept.
     public var allowsLocalFiles: Bool
+    /// Whether an EXT-X-KEY encrypts its media playlist (for a multivariant asset, its first
+    /// variant's): a switch between it and clear media makes some devices re-create their decoder.
+    public var isEncrypted = false
 
     public init(
-        uri: String, duration: Double, failure: String? = nil, variants: MultivariantPlaylist? = nil, allowsLocalFiles: Bool = false
+        uri: String, duration: Double, failure: String? = nil, variants: MultivariantPlaylist? = nil, allowsLocalFiles: Bool = false,
+        isEncrypted: Bool = false
     ) {
+        self.isEncrypted = isEncrypted
         self.uri = uri
         self.duration = duration
         self.failure = failure
@@ -112,7 +117,7 @@ public struct AssetDurationResolver: Sendable {
             outcome.duration = KnownDuration(assetDurations: [measured.duration], source: .assetPlaylist)
             outcome.assets = [ResolvedAsset(
                 uri: Self.absolute(uri, from: playlist), duration: measured.duration, variants: measured.variants,
-                allowsLocalFiles: playlist.isLocal)]
+                allowsLocalFiles: playlist.isLocal, isEncrypted: measured.isEncrypted)]
         } catch {
             switch error {
             case .unloadable(let reason):
@@ -162,9 +167,9 @@ public struct AssetDurationResolver: Sendable {
             let uri = Self.absolute(asset.uri, from: loaded.finalLocation)
             let local = loaded.finalLocation.isLocal
             switch check {
-            case .loads(let variants):
+            case .loads(let variants, let encrypted):
                 durations.append(asset.duration)
-                assets.append(ResolvedAsset(uri: uri, duration: asset.duration, variants: variants, allowsLocalFiles: local))
+                assets.append(ResolvedAsset(uri: uri, duration: asset.duration, variants: variants, allowsLocalFiles: local, isEncrypted: encrypted))
             case .unloadable(let reason):
                 assets.append(ResolvedAsset(uri: uri, duration: asset.duration, failure: reason, allowsLocalFiles: local))
                 outcome.diagnostics.append(Diagnostic(
@@ -194,14 +199,15 @@ public struct AssetDurationResolver: Sendable {
 
     /// What checking one listed asset found.
     private enum AssetCheck: Sendable {
-        case loads(MultivariantPlaylist?)
+        case loads(MultivariantPlaylist?, isEncrypted: Bool)
         case unloadable(String)
         case notVOD(ResourceLocation)
     }
 
     private func check(_ uri: String, referencedFrom referrer: ResourceLocation, slots: LoadSlots) async -> AssetCheck {
         do throws(AssetProblem) {
-            return .loads(try await assetDuration(uri, referencedFrom: referrer, slots: slots).variants)
+            let measured = try await assetDuration(uri, referencedFrom: referrer, slots: slots)
+            return .loads(measured.variants, isEncrypted: measured.isEncrypted)
         } catch {
             switch error {
             case .unloadable(let reason): return .unloadable(reason)
@@ -217,10 +223,11 @@ public struct AssetDurationResolver: Sendable {
         case notVOD(ResourceLocation)
     }
 
-    /// The duration of one asset: its media playlist's EXTINF sum, or its first variant's.
+    /// The duration of one asset: its media playlist's EXTINF sum, or its first variant's; and whether
+    /// that playlist is encrypted.
     private func assetDuration(
         _ uri: String, referencedFrom referrer: ResourceLocation, slots: LoadSlots
-    ) async throws(AssetProblem) -> (duration: Double, variants: MultivariantPlaylist?) {
+    ) async throws(AssetProblem) -> (duration: Double, variants: MultivariantPlaylist?, isEncrypted: Bool) {
         var loaded = try await loadPlaylist(uri, referencedFrom: referrer, slots: slots)
         let variants = loaded.result.multivariantPlaylist
         if let multivariant = variants {
@@ -234,7 +241,7 @@ public struct AssetDurationResolver: Sendable {
             throw .unloadable("\(loaded.location) is not a usable playlist (\(reason))")
         }
         guard !media.isLive else { throw .notVOD(loaded.location) }
-        return (media.duration, variants)
+        return (media.duration, variants, media.isEncrypted)
     }
 
     private func loadPlaylist(_ uri: String, referencedFrom referrer: ResourceLocation, slots: LoadSlots) async throws(AssetProblem) -> LoadedPlaylist {

@@ -132,7 +132,7 @@ extension PlaybackEngine {
                 ? "switching from primary to interstitial '\(event.eventID)'" : "switching to interstitial '\(event.eventID)'")
                 + (note.map { " (\($0))" } ?? "")
             activity = .transition(Switch(until: now + event.transitionIn.seconds, then: .asset(cursor)))
-            return events + [self.event(.transitionStarted(event.transitionIn, BreakPlace(event.eventID, asset: cursor.asset)), reason: reason)]
+            return events + switchStarted(event.transitionIn, BreakPlace(event.eventID, asset: cursor.asset), reason: reason)
         }
         return events + leaveBreak(cursor, resumeAt: nil, reason: "the break is over")
     }
@@ -221,8 +221,8 @@ extension PlaybackEngine {
             if cursor.asset < cursor.event.assets.count {
                 let transition = cursor.currentAsset.transitionFromPrevious
                 activity = .transition(Switch(until: now + transition.seconds, then: .asset(cursor)))
-                return events + [event(.transitionStarted(transition, BreakPlace(cursor.event.eventID, asset: cursor.asset)),
-                    reason: "switching to asset \(cursor.asset + 1) of '\(cursor.event.eventID)'")]
+                return events + switchStarted(transition, BreakPlace(cursor.event.eventID, asset: cursor.asset),
+                    reason: "switching to asset \(cursor.asset + 1) of '\(cursor.event.eventID)'")
             }
         }
         events.append(event(.interstitialEnded(BreakPlace(cursor.event.eventID, asset: cursor.asset)),
@@ -263,8 +263,8 @@ extension PlaybackEngine {
                 reason: "quirk \(quirk.kind.rawValue): the switch from pre-roll '\(lastPlayed.eventID)' to the content stalled for good, as on this device (\(quirk.source))")]
         }
         activity = .transition(Switch(until: now + lastPlayed.transitionOut.seconds, then: .primary(resumption)))
-        return [event(.transitionStarted(lastPlayed.transitionOut, BreakPlace(lastPlayed.eventID)),
-            reason: "switching from interstitial '\(lastPlayed.eventID)' back to primary (\(reason))")]
+        return switchStarted(lastPlayed.transitionOut, BreakPlace(lastPlayed.eventID),
+            reason: "switching from interstitial '\(lastPlayed.eventID)' back to primary (\(reason))")
     }
 
     var interstitialCursor: BreakCursor? {

@@ -75,8 +75,8 @@ extension PlaybackEngine {
         if cursor.asset < cursor.event.assets.count {
             let transition = cursor.currentAsset.transitionFromPrevious
             activity = .transition(Switch(until: now + transition.seconds, then: .asset(cursor), queuedSeek: change.queuedSeek))
-            return [event(.transitionStarted(transition, BreakPlace(cursor.event.eventID, asset: cursor.asset)),
-                reason: "switching to asset \(cursor.asset + 1) of '\(cursor.event.eventID)'")]
+            return switchStarted(transition, BreakPlace(cursor.event.eventID, asset: cursor.asset),
+                reason: "switching to asset \(cursor.asset + 1) of '\(cursor.event.eventID)'")
         }
         return [event(.interstitialEnded(BreakPlace(cursor.event.eventID, asset: cursor.asset)), reason: "the interstitial's last assets failed")]
             + advanceToPlayableEvent(cursor, from: cursor.member + 1, transitionFromPrimary: false)

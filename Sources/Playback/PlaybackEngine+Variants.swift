@@ -84,7 +84,9 @@ extension PlaybackEngine {
             let above = bitsPerSecond(ofVariant: variant - 1), above > 0, above <= Self.fitFactor * throughput,
             ahead >= buffering.model.rebufferResume.seconds - Self.bufferEpsilon
         else { return nil }
-        return switchVariant(to: variant - 1, reason: "primary arrived at \(Self.megabits(throughput)) Mbit/s measured")
+        let switched = switchVariant(to: variant - 1, reason: "primary arrived at \(Self.megabits(throughput)) Mbit/s measured")
+        noteUpSwitch(to: uri(ofVariant: variant - 1))
+        return switched
     }
 
     /// Megabits per second to the kilobit: a measured rate has no more digits worth reading.

@@ -50,6 +50,8 @@ public struct PlaybackEngine: Sendable {
     var deferredSDKBreaks: [DeferredSDKBreak] = []
     /// The media buffer, when the plan fetches segments (`PlaybackEngine+Buffering.swift`).
     var buffering: Buffering
+    /// What the device's quirks remember (`PlaybackEngine+Quirks.swift`).
+    var quirks = QuirkState()
 
     /// Positions this close count as equal: the schedule's tolerance, so that the engine meets a pod
     /// where the schedule placed it.
@@ -122,6 +124,7 @@ public struct PlaybackEngine: Sendable {
             if deferredSDKBreakCanStart { return now }
             var target = plan.isLive ? Double.infinity : plan.primaryDuration
             if let next = nextPod(suppressing: playback.suppressed) { target = min(target, next.position) }
+            if let black = quirks.pendingBlack { target = min(target, black.position) }
             return target.isFinite ? now + max(0, target - position) / rate : nil
         }
     }
@@ -174,7 +177,8 @@ public struct PlaybackEngine: Sendable {
     mutating func updateEvents(plan newPlan: PlaybackPlan, at time: Double) -> [PlaybackEvent] {
         let events = advanceEvents(to: time)
         plan = newPlan
-        return events + reconcileBuffering()
+        let resolved = isActive ? resolveAssetListsEagerly("as soon as the reloaded playlist names it") : []
+        return events + resolved + reconcileBuffering()
     }
 
     /// Ends the session for a reason of the receiver's (replaced by a new cast, shutdown).
@@ -197,6 +201,7 @@ public struct PlaybackEngine: Sendable {
         position = startPosition
         activity = .loading(until: now + plan.startup.seconds, start: startPosition)
         return [event(.stateChanged(in: nil, startup: plan.startup), reason: "the cast was accepted; loading the primary content")]
+            + resolveAssetListsEagerly("at load")
     }
 
     mutating func seek(to requested: Double, command: PlaybackCommand) -> [PlaybackEvent] {
@@ -315,6 +320,7 @@ public struct PlaybackEngine: Sendable {
             return finishAsset(cursor)
         case .primary(let playback):
             if deferredSDKBreakCanStart { return startDeferredSDKBreak() }
+            if upSwitchBlackIsDue { return showUpSwitchBlack() }
             if let next = nextPod(suppressing: playback.suppressed), next.position <= position + Self.tolerance {
                 return startPod(next)
             }

@@ -3,10 +3,10 @@ import Profiles
 
 /// The event's one JSON shape, used by reports and by `GET /events`: a flat object named by `kind`,
 /// with the detail's payload as members (`eventID`, `assetIndex`, `assetURI`, `command`,
-/// `restriction`, `transition`, `mode`, `stall`), each present only when the kind has it.
+/// `restriction`, `transition`, `mode`, `stall`, `quirk`), each present only when the kind has it.
 extension PlaybackEvent: Codable {
     enum CodingKeys: String, CodingKey {
-        case time, kind, state, position, rate, eventID, assetIndex, assetURI, reason, command, restriction, transition, mode, stall
+        case time, kind, state, position, rate, eventID, assetIndex, assetURI, reason, command, restriction, transition, mode, stall, quirk
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -25,6 +25,7 @@ extension PlaybackEvent: Codable {
         try container.encodeIfPresent(transition, forKey: .transition)
         try container.encodeIfPresent(mode, forKey: .mode)
         try container.encodeIfPresent(stall, forKey: .stall)
+        try container.encodeIfPresent(quirk, forKey: .quirk)
     }
 
     /// Reads the shape `encode(to:)` writes; a kind without the members its detail needs is an error.
@@ -70,6 +71,7 @@ extension PlaybackEvent: Codable {
         case .stallStarted: return .stallStarted(try required(.stall), in: try place())
         case .stallEnded: return .stallEnded(try required(.stall), in: try place())
         case .variantSwitched: return .variantSwitched(uri: try required(.assetURI))
+        case .quirkFired: return .quirkFired(try required(.quirk), in: try place())
         }
     }
 }

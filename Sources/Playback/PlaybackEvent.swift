@@ -45,6 +45,9 @@ public struct PlaybackEvent: Sendable, Hashable {
         case assetFailed = "asset-failed"
         /// Primary moved to a lower variant (its `assetURI`): its own did not arrive in time, or failed.
         case variantSwitched = "variant-switched"
+        /// A quirk of the device's (its profile declares it) fired; the reason says what it did and cites
+        /// the source.
+        case quirkFired = "quirk-fired"
     }
 
     /// Seconds on the session's clock.
@@ -133,6 +136,8 @@ extension PlaybackEvent {
         case stallEnded(StallReason, in: BreakPlace?)
         /// Primary moved to another variant (its URI).
         case variantSwitched(uri: String)
+        /// A quirk of the device fired; in a break, or concerning one, which.
+        case quirkFired(Quirk, in: BreakPlace?)
 
         public var kind: Kind {
             switch self {
@@ -158,6 +163,7 @@ extension PlaybackEvent {
             case .stallStarted: .stallStarted
             case .stallEnded: .stallEnded
             case .variantSwitched: .variantSwitched
+            case .quirkFired: .quirkFired
             }
         }
     }
@@ -167,7 +173,7 @@ extension PlaybackEvent {
     /// The interstitial the event concerns, if any.
     public var eventID: String? {
         switch detail {
-        case .stateChanged(let place, _), .stallStarted(_, let place), .stallEnded(_, let place): place?.eventID
+        case .stateChanged(let place, _), .stallStarted(_, let place), .stallEnded(_, let place), .quirkFired(_, let place): place?.eventID
         case .transitionStarted(_, let place), .interstitialStarted(let place, _), .interstitialEnded(let place): place.eventID
         case .assetStarted(let asset), .assetEnded(let asset), .assetSkipped(let asset), .assetFailed(let asset): asset.eventID
         case .breakSkipped(let id), .sdkAdStartRefused(let id), .sdkAdDeferred(let id), .sdkAdSkipped(let id): id
@@ -226,6 +232,11 @@ extension PlaybackEvent {
         case .interstitialStarted(_, let mode): mode
         default: nil
         }
+    }
+
+    /// The quirk that fired, for `quirk-fired`.
+    public var quirk: Quirk? {
+        if case .quirkFired(let quirk, _) = detail { quirk } else { nil }
     }
 
     /// Why the playhead stopped, for stall events.

@@ -27,6 +27,12 @@ public struct PlaybackPlan: Sendable {
     /// The receiver's quirk of stalling for good when a pre-roll gives way to the content, as its
     /// profile declares it; nil for a receiver without it.
     public var prerollContentStall: DeclaredQuirk?
+    /// The receiver's quirk of blacking the picture at its first switch to a higher variant, with the
+    /// black drawn for this session; nil for a receiver without it.
+    public var firstUpSwitchBlack: QuirkBlack?
+    /// The receiver's quirk of resolving the asset list of every break as soon as it reads the
+    /// playlist; nil for a receiver that resolves each as playback approaches it.
+    public var eagerAssetLists: DeclaredQuirk?
     /// What the receiver fetches of primary and how it buffers it (`--media verify|realtime`); nil
     /// plays on the latency model alone (`--media probe`).
     public var fetching: FetchPlan?
@@ -170,6 +176,8 @@ public struct PlannedBreak: Sendable, Hashable {
     public var transitionIn: Transition
     /// From the last asset back to primary.
     public var transitionOut: Transition
+    /// The X-ASSET-LIST the event's assets came from; nil for an X-ASSET-URI or a client event's list.
+    public var assetList: String?
     /// True for a break the sender's ad SDK starts (`SDKAdSchedule`), which picture in picture can stop
     /// from starting; false for the HLS interstitials the receiver plays whatever the mode.
     public var startedBySDK: Bool
@@ -207,6 +215,18 @@ public struct PlannedBreak: Sendable, Hashable {
     package var playedDuration: Double {
         let total = playableAssets.reduce(0) { $0 + assets[$1].duration }
         return playoutLimit.map { min($0, total) } ?? total
+    }
+}
+
+/// A quirk that blacks the picture (`Quirk.blacksThePicture`), with the black this session draws:
+/// the plan decides it, so the engine stays free of generators.
+public struct QuirkBlack: Sendable, Hashable {
+    public var quirk: DeclaredQuirk
+    public var milliseconds: Double
+
+    public init(quirk: DeclaredQuirk, milliseconds: Double) {
+        self.quirk = quirk
+        self.milliseconds = milliseconds
     }
 }
 

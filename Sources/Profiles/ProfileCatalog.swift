@@ -130,6 +130,12 @@ public struct ProfileCatalog: Sendable {
         for (index, codec) in profile.audio.codecs.enumerated() where profile.audio.codecs[..<index].contains(where: { $0.codec == codec.codec }) {
             return ("$.audio.codecs[\(index)].codec", "\(codec.codec) is listed more than once; merge the entries")
         }
+        for (index, quirk) in (profile.quirks ?? []).enumerated() {
+            if let problem = quirk.problem { return ("$.quirks[\(index)].\(problem.member)", problem.reason) }
+            if profile.quirks![..<index].contains(where: { $0.kind == quirk.kind }) {
+                return ("$.quirks[\(index)].kind", "\(quirk.kind.rawValue) is declared more than once; keep one")
+            }
+        }
         if let problem = profile.airplay?.problem {
             return ("$.airplay", problem)
         }

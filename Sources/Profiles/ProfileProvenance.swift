@@ -11,7 +11,8 @@ public struct ProfileProvenance: Sendable, Hashable {
     /// One value: where it sits, what it is, and what covers it.
     public struct Entry: Sendable, Hashable {
         /// A stable name for the value across profiles: members by name, codec entries by their codec
-        /// (`video.codecs[hevc].maxWidth`), other array items by index.
+        /// (`video.codecs[hevc].maxWidth`), quirks by their kind (`quirks[first-upswitch-black].p50Milliseconds`),
+        /// other array items by index.
         public var key: String
         /// The JSON path in the file (`$.video.codecs[1].maxWidth`).
         public var path: String
@@ -88,7 +89,7 @@ public struct ProfileProvenance: Sendable, Hashable {
         case .array(let items) where items.contains(where: { if case .object = $0 { true } else { false } }):
             for (index, item) in items.enumerated() {
                 var name = String(index)
-                if case .object(let members) = item, case .string(let codec)? = members["codec"] { name = codec }
+                if case .object(let members) = item, case .string(let named)? = members["codec"] ?? members["kind"] { name = named }
                 try visit(item, key: "\(key)[\(name)]", path: "\(path)[\(index)]", inherited: inherited)
             }
         case .null:

@@ -42,6 +42,9 @@ public enum SessionReportText {
         for skip in session.skipped {
             lines.append("  skipped at \(seconds(skip.time, places: 3)) s: \(skip.reason)")
         }
+        for firing in session.quirks ?? [] {
+            lines.append("  quirk at \(seconds(firing.time, places: 3)) s: \(firing.reason)")
+        }
         let totals = session.totals
         lines.append("  interstitials: \(totals.interstitialsPlayed) played, \(totals.interstitialsSkipped) skipped; "
             + "assets skipped: \(totals.assetsSkipped); transitions: \(totals.transitions) (longest \(milliseconds(totals.longestTransitionMilliseconds))); "

@@ -34,6 +34,18 @@ public struct SessionReport: Sendable, Codable, Hashable {
     public var variantSwitches: [VariantSwitch]?
     /// How the cast reached a receiver; nil in simulations.
     public var origin: CastOrigin?
+    /// Where the device's quirks fired in the engine (`quirk-fired`), in order; nil when none did.
+    /// The audio-only quirk, which the planner decides, shows among the diagnostics instead.
+    public var quirks: [QuirkFiring]?
+
+    /// One firing of a device quirk.
+    public struct QuirkFiring: Sendable, Codable, Hashable {
+        public var time: Double
+        public var quirk: Quirk
+        /// The break it concerns, if any.
+        public var eventID: String?
+        public var reason: String
+    }
 
     public struct VariantSwitch: Sendable, Codable, Hashable {
         public var time: Double
@@ -214,6 +226,9 @@ public struct SessionRecorder: Sendable {
             report.totals.assetsFailed += 1
             report.skipped.append(.init(time: event.time, eventID: event.eventID ?? "", assetIndex: event.assetIndex, reason: event.reason))
             close(at: event.time)
+        case .quirkFired:
+            guard let quirk = event.quirk else { break }
+            report.quirks = (report.quirks ?? []) + [.init(time: event.time, quirk: quirk, eventID: event.eventID, reason: event.reason)]
         case .variantSwitched:
             var switches = report.variantSwitches ?? []
             switches.append(.init(time: event.time, position: event.position, to: event.assetURI ?? "", reason: event.reason))

@@ -22,7 +22,7 @@ struct ProfileCommandTests {
         let listed = try #require(try json(try await BlockingWork.airlab(["profile", "list", "--json"])) as? [[String: Any]])
         #expect(listed.count == 14)
         let roku = try #require(listed.first { $0["name"] as? String == "roku-airplay" })
-        #expect(roku["version"] as? String == "2")
+        #expect(roku["version"] as? String == "3")
         let numbers = try #require(roku["numbers"] as? [String: Int])
         #expect((numbers["assumed"] ?? 0) > 0 && numbers.keys.sorted() == ["assumed", "derived", "measured", "published"])
     }
@@ -31,7 +31,7 @@ struct ProfileCommandTests {
     func show() async throws {
         let text = try await BlockingWork.airlab(["profile", "show", "sony-bravia-android-tv"])
         #expect(text.status == 0, "stderr: \(text.stderr)")
-        #expect(text.stdout.hasPrefix("sony-bravia-android-tv version 2: Sony Bravia"))
+        #expect(text.stdout.hasPrefix("sony-bravia-android-tv version 3: Sony Bravia"))
         #expect(text.stdout.contains("  transitions.resolution.p50Milliseconds = 250\n  transitions.resolution.p95Milliseconds = 400\n    derived: "))
         #expect(text.stdout.contains("androidx/media#2035"))
 

@@ -195,3 +195,35 @@ struct MediaPlaylistParsingTests {
         #expect(playlist.start == StartPoint(timeOffset: -12.5, isPrecise: true))
     }
 }
+
+@Suite("Media playlists: encryption")
+struct MediaPlaylistEncryptionTests {
+    @Test("An EXT-X-KEY other than NONE encrypts the segments after it, until a METHOD=NONE; a key without METHOD is refused and changes nothing")
+    func keys() throws {
+        let (playlist, diagnostics) = try mediaPlaylist("""
+            #EXTM3U
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-PLAYLIST-TYPE:VOD
+            #EXTINF:6,
+            clear.ts
+            #EXT-X-KEY:METHOD=AES-128,URI="key.bin"
+            #EXTINF:6,
+            aes.ts
+            #EXT-X-KEY:URI="other.bin"
+            #EXTINF:6,
+            still-aes.ts
+            #EXT-X-KEY:METHOD=NONE
+            #EXTINF:6,
+            clear-again.ts
+            #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://k",KEYFORMAT="com.apple.streamingkeydelivery"
+            #EXTINF:6,
+            fairplay.ts
+            #EXT-X-ENDLIST
+            """)
+        #expect(playlist.segments.map(\.isEncrypted) == [false, true, true, false, true])
+        #expect(playlist.isEncrypted)
+        #expect(diagnostics.codes == ["attribute.missing"], "\(diagnostics)")
+        let (clear, _) = try mediaPlaylist("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n")
+        #expect(!clear.isEncrypted)
+    }
+}

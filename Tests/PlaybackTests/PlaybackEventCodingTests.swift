@@ -27,6 +27,7 @@ struct PlaybackEventCodingTests {
         .sdkAdStartRefused(eventID: "sdk:mid"), .sdkAdDeferred(eventID: "sdk:mid"), .sdkAdSkipped(eventID: "sdk:mid"),
         .stallStarted(.segmentLate, in: nil), .stallEnded(.assetPriming, in: BreakPlace("ad-1", asset: 0)),
         .variantSwitched(uri: "http://h/low.m3u8"),
+        .quirkFired(.firstUpSwitchBlack, in: nil), .quirkFired(.eagerAssetLists, in: BreakPlace("ad-2")),
     ]
 
     @Test("Every kind reads back from its JSON as the same event, detail and all")
