@@ -80,6 +80,9 @@ let package = Package(
         /// The live console's tiles as values built from the receivers' events (the reducer and the board
         /// that coalesces changes), and its page: HTML, CSS and one script. No I/O.
         .target(name: "Console", dependencies: ["HLS", "Playback"]),
+        /// The console's board behind a lock and the pages that watch it (their event stream and shared
+        /// routes): what `airlabd`'s console and `airlab console` both serve.
+        .target(name: "ConsoleStream", dependencies: ["Console", "HTTP", "Playback", "SenderProtocol", "ServerSentEvents"]),
         /// Views of session reports: text, JSON, JUnit XML, and HTML with SVG timelines.
         .target(name: "Reports", dependencies: ["Conformance", "HLS", "JSONDocument", "MediaValues", "Coordination", "Profiles", "Sessions", "NumberText"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
@@ -136,7 +139,7 @@ let package = Package(
 
         /// One or many emulated receivers: sessions on the shared driver's scaled real clock (one per
         /// fleet), the sender protocol's routes, events, stored reports, metrics.
-        .target(name: "Receiver", dependencies: ["Console", "HTTP", "Media", "MediaValues", "Pairing", "Cryptography", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Loading", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText", "ServerSentEvents"]),
+        .target(name: "Receiver", dependencies: ["Console", "ConsoleStream", "HTTP", "Media", "MediaValues", "Pairing", "Cryptography", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Loading", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText", "ServerSentEvents"]),
 
         // MARK: - The sender side
 
