@@ -145,14 +145,14 @@ let package = Package(
 
         /// Casting to receivers, driving and watching them, running a playlist on a fleet, and the
         /// folder server and local fleet that support them.
-        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "OwnThreads", "Pairing", "SenderProtocol", "Discovery", "HLS", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
+        .target(name: "Lab", dependencies: ["ChildProcess", "Console", "ConsoleStream", "HTTP", "OwnThreads", "Pairing", "SenderProtocol", "Discovery", "HLS", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
         .target(name: "Calibration", dependencies: ["ChildProcess", "JSONDocument", "Lab", "NumberText", "OwnThreads", "Playback", "Profiles", "SenderProtocol"]),
 
         // MARK: - Executables
 
         .executableTarget(
             name: "airlab",
-            dependencies: ["Arguments", "Calibration", "HLS", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Conformance", "Reports", "Lab", "Pairing", "SenderProtocol", "Origin", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
+            dependencies: ["Arguments", "Calibration", "HTTP", "HLS", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Conformance", "Reports", "Lab", "Pairing", "SenderProtocol", "Origin", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
         /// The receiver daemon: arguments, signals, the fleet. Thin.
         .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Loading", "Casting", "Media", "HTTP", "Playback", "Profiles"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.

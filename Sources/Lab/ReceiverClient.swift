@@ -131,9 +131,11 @@ public struct ReceiverClient: Sendable {
     /// Sends a request (on `connection`'s kept connection, or on a connection closed after the answer)
     /// and returns a 2xx answer; any other status becomes the `ReceiverError` it means.
     func exchange(
-        _ method: TransferRequest.Method, _ target: String, json body: Data? = nil, on connection: ConnectionPool? = nil, timeout: Double? = nil
+        _ method: TransferRequest.Method, _ target: String, json body: Data? = nil, on connection: ConnectionPool? = nil, timeout: Double? = nil,
+        accept: String? = nil
     ) async throws(ReceiverError) -> ReceiverAnswer {
         var request = request(method, target, wait: timeout ?? self.timeout)
+        if let accept { request.headers.append(("Accept", accept)) }
         if let body {
             request.body = body
             request.headers.append(("Content-Type", "application/json"))
