@@ -195,7 +195,10 @@ extension ConsolePage {
           const base = "/console/receivers/" + focused;
           if (entry.tile.session) {
             document.getElementById("focus-timeline").src = base + "/timeline.svg?v=" + entry.tile.version;
-            if (pictures) for (const side of ["before", "after"]) document.getElementById("transition-" + side).src = base + "/" + side + ".jpg?v=" + entry.tile.version;
+            if (pictures) for (const side of ["before", "after"]) {
+              document.getElementById("transition-" + side).src = base + "/" + side + ".jpg?v=" + entry.tile.version;
+              document.getElementById("return-" + side).src = base + "/return-" + side + ".jpg?v=" + entry.tile.version;
+            }
           }
           fetch(base + "/log").then((r) => r.ok ? r.json() : []).then((lines) => {
             const list = document.getElementById("focus-log");
@@ -210,7 +213,7 @@ extension ConsolePage {
 
         // The focus view's pictures are not there until the receiver has a session, or a switch into a
         // break while a page watched: until then they are hidden, not drawn broken.
-        for (const id of ["focus-timeline", "transition-before", "transition-after"]) {
+        for (const id of ["focus-timeline", "transition-before", "transition-after", "return-before", "return-after"]) {
           const img = document.getElementById(id);
           img.addEventListener("error", () => { img.hidden = true; });
           img.addEventListener("load", () => { img.hidden = false; });

@@ -13,7 +13,7 @@ import SenderProtocol
 /// - `POST /console/receivers/N/control?command=…`: the sender's request for the command, to the
 ///   receiver's own route, so that a refusal is the receiver's 403 and its reason; 403 without
 ///   `--console-control`;
-/// - pictures (`/console/frames/N.jpg`, `before.jpg`, `after.jpg`): 404, none are made here.
+/// - pictures (`/console/frames/N.jpg`, `before.jpg`, `after.jpg`, `return-…`): 404, none are made here.
 struct RemoteConsoleResponder: HTTPResponder {
     let broadcast: ConsoleBroadcast
     let clients: [ReceiverClient]
@@ -35,7 +35,7 @@ struct RemoteConsoleResponder: HTTPResponder {
         }
         switch (parts[3], request.method) {
         case ("timeline.svg", "GET"): return await timeline(of: index)
-        case ("before.jpg", "GET"), ("after.jpg", "GET"): return Self.noPicture
+        case ("before.jpg", "GET"), ("after.jpg", "GET"), ("return-before.jpg", "GET"), ("return-after.jpg", "GET"): return Self.noPicture
         case ("control", "POST"): return await control(index, request.query)
         default: return .text("no console route \(request.method) \(request.path)\n", status: 404)
         }

@@ -35,6 +35,8 @@ final class ConsoleFrames: Sendable {
         var probedPrimary: [Int: (session: String, list: SegmentList)] = [:]
         /// Each receiver's last switch into a break: primary's last picture before it, the ad's first.
         var transitions: [Int: Transition] = [:]
+        /// Each receiver's last switch back to primary: the break's last picture, primary's first after it.
+        var returns: [Int: Transition] = [:]
         /// Pictures waiting for one of the `concurrentLimit` places, oldest first.
         var waiting: [CheckedContinuation<Bool, Never>] = []
     }
@@ -97,6 +99,38 @@ final class ConsoleFrames: Sendable {
         state.withLock { $0.transitions[index] }
     }
 
+    /// Receiver `index`'s last switch back to primary from a break, once both its pictures are made.
+    func returnTransition(of index: Int) -> Transition? {
+        state.withLock { $0.returns[index] }
+    }
+
+    /// Makes the pictures either side of receiver `index`'s switch back to primary from break `eventID`:
+    /// the first picture of the break's last asset's last segment, and primary's segment where it
+    /// resumed, at `position`.
+    func recordReturn(of index: Int, from eventID: String, resumingAt position: Double) async {
+        let receiver = fleet.receivers[index]
+        guard let session = receiver.core.current, let plan = session.activeEngineNow?.plan else { return }
+        let primary = plan.fetching?.primary ?? probedPrimary(of: session, index: index)
+        let asset = plan.breaks.first { $0.eventID == eventID }?.assets.last?.segments
+        let before = asset.flatMap { $0.segments.last?.uri }
+        let after = primary.isEmpty ? nil : primary.segments[primary.index(containing: position + 0.001)].uri
+        let pictures = await pictures(of: [before, after], receiver: receiver)
+        state.withLock { $0.returns[index] = Transition(eventID: eventID, before: pictures[0], after: pictures[1]) }
+    }
+
+    /// The pictures of `segments` in order; a segment the plan does not have is "no picture".
+    private func pictures(of segments: [String?], receiver: Receiver) async -> [Picture] {
+        var pictures: [Picture] = []
+        for segment in segments {
+            guard let segment else {
+                pictures.append(.none("an ad's segments are not read in --media probe"))
+                continue
+            }
+            pictures.append(await picture(ofSegment: segment, receiver: receiver) ?? .none("busy making other pictures"))
+        }
+        return pictures
+    }
+
     /// Makes the pictures either side of receiver `index`'s switch into break `eventID`: primary's
     /// segment where it was left, and the first segment of the break's first asset. Called as the break
     /// starts; a receiver's breaks are seconds apart at the least, so this adds little to the work.
@@ -107,14 +141,7 @@ final class ConsoleFrames: Sendable {
         let asset = plan.breaks.first { $0.eventID == eventID }?.assets.first?.segments
         let before = primary.isEmpty ? nil : primary.segments[primary.index(containing: max(0, position - 0.001))].uri
         let after = asset.flatMap { $0.segments.first?.uri }
-        var pictures: [Picture] = []
-        for segment in [before, after] {
-            guard let segment else {
-                pictures.append(.none("an ad's segments are not read in --media probe"))
-                continue
-            }
-            pictures.append(await picture(ofSegment: segment, receiver: receiver) ?? .none("busy making other pictures"))
-        }
+        let pictures = await pictures(of: [before, after], receiver: receiver)
         state.withLock { $0.transitions[index] = Transition(eventID: eventID, before: pictures[0], after: pictures[1]) }
     }
 

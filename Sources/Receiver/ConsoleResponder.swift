@@ -8,8 +8,9 @@ import Reports
 /// `--console`'s own address:
 /// - `GET /console`, `/console/console.css`, `/console/console.js`: the page;
 /// - `GET /console/events`: the tiles as server-sent events (503 past `ConsoleBroadcast.listenerLimit`);
-/// - `GET /console/receivers/N/log`, `/timeline.svg`, `/before.jpg` and `/after.jpg`: the receiver in
-///   focus (the last two: the pictures either side of its last switch into a break);
+/// - `GET /console/receivers/N/log`, `/timeline.svg`, `/before.jpg`, `/after.jpg`, `/return-before.jpg`
+///   and `/return-after.jpg`: the receiver in focus (the pictures either side of its last switch into a
+///   break, and of its last switch back to primary);
 /// - `GET /console/frames/N.jpg[?focus]`: the picture at receiver N's playhead (`ConsoleFrames`), or
 ///   404 with why there is none;
 /// - `POST /console/receivers/N/control?command=play|pause|stop|seek&position=S|pip|pip-off`: a sender's command,
@@ -48,9 +49,12 @@ struct ConsoleResponder: Sendable {
         }
         switch (parts[3], request.method) {
         case ("timeline.svg", "GET"): return timeline(of: index)
-        case ("before.jpg", "GET"), ("after.jpg", "GET"):
-            guard let transition = console.frames.transition(of: index) else { return .text("no picture: no switch into a break yet\n", status: 404) }
-            var response = Self.answer(parts[3] == "before.jpg" ? transition.before : transition.after)
+        case ("before.jpg", "GET"), ("after.jpg", "GET"), ("return-before.jpg", "GET"), ("return-after.jpg", "GET"):
+            let back = parts[3].hasPrefix("return-")
+            guard let transition = back ? console.frames.returnTransition(of: index) : console.frames.transition(of: index) else {
+                return .text("no picture: no switch \(back ? "back to primary" : "into a break") yet\n", status: 404)
+            }
+            var response = Self.answer(parts[3].hasSuffix("before.jpg") ? transition.before : transition.after)
             // Which break, for a page (or a test) that wants to know which switch the pictures are of.
             response.headers.set("X-Airlab-Event", transition.eventID)
             return response

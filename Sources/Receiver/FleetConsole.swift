@@ -42,14 +42,28 @@ public final class FleetConsole: Sendable {
     }
 
     private func record(_ events: [PlaybackEvent], of session: ConsoleSession?, receiver index: Int) {
-        // The pictures either side of a switch into a break, for the focus view: made only while a page
-        // watches, so that a fleet nobody looks at decodes nothing.
-        guard broadcast.record(events, of: session, receiver: index) else { return }
+        // The pictures either side of a switch into a break and back, for the focus view: made only
+        // while a page watches, so that a fleet nobody looks at decodes nothing.
+        let watched = broadcast.record(events, of: session, receiver: index)
         for event in events {
-            guard case .interstitialStarted(let place, _) = event.detail else { continue }
-            Task { [frames] in await frames.recordTransition(of: index, into: place.eventID, leaving: event.position) }
+            switch event.detail {
+            case .interstitialStarted(let place, _):
+                breaksPlaying.withLock { $0[index] = place.eventID }
+                if watched { Task { [frames] in await frames.recordTransition(of: index, into: place.eventID, leaving: event.position) } }
+            case .stateChanged(nil, _) where event.state == .playingPrimary:
+                // Back in primary: the switch out of the break it played, if any.
+                guard let eventID = breaksPlaying.withLock({ $0.removeValue(forKey: index) }), watched else { continue }
+                Task { [frames] in await frames.recordReturn(of: index, from: eventID, resumingAt: event.position) }
+            case .ended:
+                breaksPlaying.withLock { _ = $0.removeValue(forKey: index) }
+            default:
+                continue
+            }
         }
     }
+
+    /// The break each receiver plays or played last before primary came back, by receiver.
+    private let breaksPlaying = Mutex<[Int: String]>([:])
 
     /// How often the figures that move without events (buffer ahead, group sync error) are read.
     static let sampleInterval = 1.0

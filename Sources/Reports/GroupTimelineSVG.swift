@@ -47,7 +47,8 @@ public enum GroupTimelineSVG {
             """
     }
 
-    /// A row per participant and break: the last primary frame before it and the break's first, so the
+    /// A row per participant and break: the last primary frame before it, the break's first and primary's
+    /// first after it, so the
     /// report shows the letterboxing or the wrong ad a participant's lane only names.
     static func frameTable(_ report: GroupReport, frames: [String: [String: HTMLReport.BreakFrames]]) -> String {
         let e = JUnitReport.escape
@@ -60,7 +61,7 @@ public enum GroupTimelineSVG {
         return """
             <h2>Frames at each break</h2>
             <table class="frames">
-            <thead><tr><th>participant</th><th>interstitial</th><th>last frame before, first after</th></tr></thead>
+            <thead><tr><th>participant</th><th>interstitial</th><th>last frame before, first of the break, first after</th></tr></thead>
             <tbody>
             \(rows.joined(separator: "\n"))
             </tbody>

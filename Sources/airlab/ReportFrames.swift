@@ -10,7 +10,7 @@ import Reports
 /// made by Casting's `BreakPictures` from the playlist as one profile plays it.
 enum ReportFrames {
     static func frames(_ prepared: PreparedCast, profile: ReceiverProfile, planner: CastPlanner) async -> [String: HTMLReport.BreakFrames] {
-        await BreakPictures.make(prepared, profile: profile, planner: planner).mapValues { HTMLReport.BreakFrames(before: $0.before, after: $0.after) }
+        await BreakPictures.make(prepared, profile: profile, planner: planner).mapValues { HTMLReport.BreakFrames(before: $0.before, after: $0.after, back: $0.back) }
     }
 
     /// For a lab run, whose playlist this process has not read: read it again (it may be a local file

@@ -59,7 +59,7 @@ struct GroupHTMLReportTests {
         }
     }
 
-    @Test("Frames: each participant's breaks show the last primary frame before and the first frame after, embedded; an ad-free participant has none; the page parses as XHTML")
+    @Test("Frames: each participant's breaks show the last primary frame before, the break's first and primary's first after, embedded; an ad-free participant has none; the page parses as XHTML")
     func frames() async throws {
         try await GroupSimulateCommandTests().withGroup(policy: #"{"waitFor": ["playingInterstitial"]}"#) { file, scratch in
             let page = scratch.url.appendingPathComponent("frames.html")
@@ -70,7 +70,8 @@ struct GroupHTMLReportTests {
             let rows = html.components(separatedBy: "<tr><td>").dropFirst().map { String($0.prefix { $0 != "<" }) }
             // A plays ad-matching; B both breaks; C, ad-free, none.
             #expect(rows == ["A", "B", "B"], "\(rows)")
-            #expect(count("<img class=\"frame\"", in: html) == 6, "a picture either side of each break")
+            #expect(count("<img class=\"frame\"", in: html) == 9, "a picture either side of each break and after it")
+            #expect(count("alt=\"first primary frame after ad-matching\"", in: html) == 2)
             #expect(count("alt=\"first frame of ad-mismatching\"", in: html) == 1)
             let pictures = html.components(separatedBy: "src=\"data:image/jpeg;base64,").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
             // Primary's picture and the mismatching ad's (another codec and picture size) are not the same JPEG.
