@@ -217,6 +217,29 @@ struct ConsoleDaemonTests {
         }
     }
 
+    @Test("In --media probe, an ad's picture comes from its asset's playlist, read on demand")
+    func probeAdPicture() async throws {
+        try await CastFixture.with { media in
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "1", "--console", "127.0.0.1:0"]) { daemon in
+                let port = try Self.consolePort(daemon)
+                let stream = try await ConsoleStream.open(port: port)
+                defer { stream.close() }
+                let reply = try await HTTPTestClient.send(port: daemon.port, "POST", "/play", json: ["url": media.playlist, "detached": true])
+                try #require(reply.status == 200, "POST /play: \(reply)")
+                _ = try await stream.tiles(until: 0, isIn: "playing-primary")
+                let primary = try await HTTPTestClient.send(port: port, "GET", "/console/frames/0.jpg?focus")
+                #expect(primary.status == 200 && primary.body.starts(with: [0xFF, 0xD8]), "\(primary)")
+                _ = try await stream.tiles { tile in
+                    tile["state"] as? String == "playing-interstitial" && (tile["interstitial"] as? [String: Any])?["eventID"] as? String == "ad-mismatching"
+                }
+                let ad = try await HTTPTestClient.send(port: port, "GET", "/console/frames/0.jpg?focus")
+                #expect(ad.status == 200 && ad.body.starts(with: [0xFF, 0xD8]), "\(ad)")
+                // The ad (HEVC, its own picture) is not primary's picture.
+                #expect(ad.body != primary.body)
+            }
+        }
+    }
+
     @Test("A participant of a watch-together group shows its group on its tile, and its sync error once it follows")
     func group() async throws {
         try await CastFixture.with { media in
