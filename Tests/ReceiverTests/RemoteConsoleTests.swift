@@ -94,6 +94,27 @@ struct RemoteConsoleTests {
         }
     }
 
+    @Test("With --password the receivers' Digest challenge is answered and the page asks for the same password")
+    func password() async throws {
+        try await withDaemon(["--profile", "smart-tv-low", "--port", "0", "--password", "secret"]) { daemon in
+            try await Self.withConsole(["127.0.0.1:\(daemon.port)", "--password", "secret"]) { console in
+                #expect(try await HTTPTestClient.send(port: console.port, "GET", "/console").status == 401)
+                let base = "http://127.0.0.1:\(console.port)/console"
+                let page = try await BlockingWork.run { try Tool.run("curl", ["--silent", "--fail", "--digest", "-u", "AirPlay:secret", base]) }
+                #expect(String(decoding: page, as: UTF8.self).contains("airlab console"))
+                let log = try await BlockingWork.run { try Tool.run("curl", ["--silent", "--fail", "--digest", "-u", "AirPlay:secret", base + "/receivers/0/log"]) }
+                #expect(String(decoding: log, as: UTF8.self).hasPrefix("["))
+                // The receiver's feed is followed with the password (without it, /events is a 401 and stderr says so).
+                let deadline = Date().addingTimeInterval(30)
+                while !console.stderr.contains("following receiver") {
+                    guard Date() < deadline else { throw TestSupportError("airlab console never followed the receiver: \(console.stderr)") }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(!console.stderr.contains("password"), "\(console.stderr)")
+            }
+        }
+    }
+
     @Test("Receivers and addresses that do not fit are refused with the input and the reason", arguments: [
         (["127.0.0.1:99999"], "127.0.0.1:99999"),
         ([String](), "name the receivers"),
