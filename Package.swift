@@ -80,6 +80,9 @@ let package = Package(
         /// The live console's tiles as values built from the receivers' events (the reducer and the board
         /// that coalesces changes), and its page: HTML, CSS and one script. No I/O.
         .target(name: "Console", dependencies: ["HLS", "Playback"]),
+        /// The console's board behind a lock and the pages that watch it (their event stream and shared
+        /// routes): what `airlabd`'s console and `airlab console` both serve.
+        .target(name: "ConsoleStream", dependencies: ["Console", "HTTP", "Playback", "SenderProtocol", "ServerSentEvents"]),
         /// Views of session reports: text, JSON, JUnit XML, and HTML with SVG timelines.
         .target(name: "Reports", dependencies: ["Conformance", "HLS", "JSONDocument", "MediaValues", "Coordination", "Profiles", "Sessions", "NumberText"]),
         /// The report of `airlab playlist inspect`: a value, rendered as text or JSON.
@@ -136,20 +139,20 @@ let package = Package(
 
         /// One or many emulated receivers: sessions on the shared driver's scaled real clock (one per
         /// fleet), the sender protocol's routes, events, stored reports, metrics.
-        .target(name: "Receiver", dependencies: ["Console", "HTTP", "Media", "MediaValues", "Pairing", "Cryptography", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Loading", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText", "ServerSentEvents"]),
+        .target(name: "Receiver", dependencies: ["Console", "ConsoleStream", "HTTP", "Media", "MediaValues", "Pairing", "Cryptography", "SenderProtocol", "Discovery", "Casting", "HLS", "JSONDocument", "Loading", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText", "ServerSentEvents"]),
 
         // MARK: - The sender side
 
         /// Casting to receivers, driving and watching them, running a playlist on a fleet, and the
         /// folder server and local fleet that support them.
-        .target(name: "Lab", dependencies: ["ChildProcess", "HTTP", "OwnThreads", "Pairing", "SenderProtocol", "Discovery", "HLS", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
+        .target(name: "Lab", dependencies: ["ChildProcess", "Console", "ConsoleStream", "HTTP", "OwnThreads", "Pairing", "SenderProtocol", "Discovery", "HLS", "Reports", "Transport", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
         .target(name: "Calibration", dependencies: ["ChildProcess", "JSONDocument", "Lab", "NumberText", "OwnThreads", "Playback", "Profiles", "SenderProtocol"]),
 
         // MARK: - Executables
 
         .executableTarget(
             name: "airlab",
-            dependencies: ["Arguments", "Calibration", "HLS", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Conformance", "Reports", "Lab", "Pairing", "SenderProtocol", "Origin", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
+            dependencies: ["Arguments", "Calibration", "HTTP", "HLS", "Inspection", "Loading", "Media", "MediaValues", "Casting", "Conformance", "Reports", "Lab", "Pairing", "SenderProtocol", "Origin", "JSONDocument", "Coordination", "Playback", "Profiles", "Sessions", "NumberText"]),
         /// The receiver daemon: arguments, signals, the fleet. Thin.
         .executableTarget(name: "airlabd", dependencies: ["Receiver", "SenderProtocol", "Arguments", "Loading", "Casting", "Media", "HTTP", "Playback", "Profiles"]),
         /// `make bench`: measurements printed as ratios against a reference run in the same process.

@@ -5,8 +5,9 @@ import MediaValues
 import Playback
 import Profiles
 
-/// The pictures either side of each break of a cast, for the reports: primary's last before the break
-/// (the segment where primary is left) and the break's first (its first asset's first segment), by
+/// The pictures at each break of a cast, for the reports: primary's last before the break (the segment
+/// where primary is left), the break's first (its first asset's first segment) and primary's first
+/// after it (the segment where primary resumes), by
 /// `Media`'s `StillPicture`, the code the live console's pictures come from.
 ///
 /// The segments are those a receiver would fetch, from the plan for one profile (segment lists are
@@ -16,6 +17,8 @@ public enum BreakPictures {
     public struct Pair: Sendable, Equatable {
         public var before: Data?
         public var after: Data?
+        /// Primary's first after the break, where it resumes.
+        public var back: Data?
     }
 
     /// Small: a report shows them beside a table row.
@@ -48,7 +51,8 @@ public enum BreakPictures {
         for planned in plan.breaks where pictures[planned.eventID] == nil {
             let before = primary.segments[primary.index(containing: max(0, planned.position - 0.001))].uri
             let after = planned.assets.first?.segments.segments.first?.uri
-            pictures[planned.eventID] = Pair(before: await picture(before), after: await picture(after))
+            let back = primary.segments[primary.index(containing: planned.position + planned.resumeOffset + 0.001)].uri
+            pictures[planned.eventID] = Pair(before: await picture(before), after: await picture(after), back: await picture(back))
         }
         return pictures
     }

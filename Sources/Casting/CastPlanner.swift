@@ -311,6 +311,14 @@ public struct CastPlanner: Sendable {
             variant: selection, primary: primary, schedule: schedule, diagnostics: diagnostics, measuredSegments: measured)
     }
 
+    /// The segments of asset `index` of break `eventID` as `profile` would play them (its variant, when
+    /// it has several), read now: for a plan without segments (`--media probe`) that something wants the
+    /// ad's segments of after all, such as the console's picture of it. Empty when it cannot be read.
+    public func assetSegments(_ cast: PreparedCast, eventID: String, index: Int, profile: ReceiverProfile) async -> SegmentList {
+        guard let resolved = cast.resolution.assets[eventID], resolved.indices.contains(index), resolved[index].failure == nil else { return .empty }
+        return await SegmentPlanning(loader: loader, profile: profile, measuredBytes: [:]).segments(of: resolved[index]).main
+    }
+
     /// The plan with its segments (and a VOD primary's separate audio, when the selected variant has
     /// one) and the profile's buffer model. Priming then comes from fetching what each switch needs
     /// (the stalls and startup the fetches cause), so the latency model's priming cost is taken out of

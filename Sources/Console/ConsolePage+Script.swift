@@ -9,6 +9,8 @@ extension ConsolePage {
         const focusPane = document.getElementById("focus");
         const entries = new Map();
         let control = false;
+        // False on a console that cannot make pictures (airlab console, of receivers on other hosts).
+        let pictures = true;
         let focused = null;
         let focusRefresh = 0;
 
@@ -72,7 +74,7 @@ extension ConsolePage {
           picture.alt = "";
           picture.hidden = true;
           const none = document.createElement("span");
-          none.textContent = "no picture";
+          none.textContent = pictures ? "no picture" : "no picture on this console";
           picture.addEventListener("load", () => { picture.hidden = false; none.hidden = true; entry.el.dataset.picture = "shown"; });
           picture.addEventListener("error", () => { picture.hidden = true; none.hidden = false; entry.el.dataset.picture = "none"; });
           tile.querySelector(".screen").append(picture, none);
@@ -93,7 +95,7 @@ extension ConsolePage {
 
         function refreshPicture(entry) {
           const t = entry.tile;
-          if (!t.session || t.state === "idle" || t.state === "ended" || t.state === "failed") return;
+          if (!pictures || !t.session || t.state === "idle" || t.state === "ended" || t.state === "failed") return;
           const now = performance.now();
           if (now - (entry.pictureAt || -Infinity) < (t.index === focused ? 250 : 1000)) return;
           entry.pictureAt = now;
@@ -193,7 +195,10 @@ extension ConsolePage {
           const base = "/console/receivers/" + focused;
           if (entry.tile.session) {
             document.getElementById("focus-timeline").src = base + "/timeline.svg?v=" + entry.tile.version;
-            for (const side of ["before", "after"]) document.getElementById("transition-" + side).src = base + "/" + side + ".jpg?v=" + entry.tile.version;
+            if (pictures) for (const side of ["before", "after"]) {
+              document.getElementById("transition-" + side).src = base + "/" + side + ".jpg?v=" + entry.tile.version;
+              document.getElementById("return-" + side).src = base + "/return-" + side + ".jpg?v=" + entry.tile.version;
+            }
           }
           fetch(base + "/log").then((r) => r.ok ? r.json() : []).then((lines) => {
             const list = document.getElementById("focus-log");
@@ -208,7 +213,7 @@ extension ConsolePage {
 
         // The focus view's pictures are not there until the receiver has a session, or a switch into a
         // break while a page watched: until then they are hidden, not drawn broken.
-        for (const id of ["focus-timeline", "transition-before", "transition-after"]) {
+        for (const id of ["focus-timeline", "transition-before", "transition-after", "return-before", "return-after"]) {
           const img = document.getElementById(id);
           img.addEventListener("error", () => { img.hidden = true; });
           img.addEventListener("load", () => { img.hidden = false; });
@@ -229,7 +234,7 @@ extension ConsolePage {
           control = enabled;
           for (const button of document.querySelectorAll("#controls button")) {
             button.disabled = !enabled;
-            button.title = enabled ? "" : "read-only: start airlabd with --console-control";
+            button.title = enabled ? "" : "read-only: started without --console-control";
           }
         }
 
@@ -237,6 +242,8 @@ extension ConsolePage {
         events.addEventListener("snapshot", (event) => {
           const snapshot = JSON.parse(event.data);
           setControl(snapshot.control);
+          pictures = snapshot.pictures !== false;
+          if (!pictures) for (const span of document.querySelectorAll(".screen span")) span.textContent = "no picture on this console";
           for (const tile of snapshot.tiles) take(tile);
           status.textContent = snapshot.tiles.length + " receivers, live";
           document.body.dataset.live = "";

@@ -27,6 +27,10 @@ public enum ConsolePage {
               <figure><img id="transition-before" alt="Primary's last picture before the break"><figcaption>last primary frame</figcaption></figure>
               <figure><img id="transition-after" alt="The break's first picture"><figcaption>first ad frame</figcaption></figure>
             </div>
+            <div id="return">
+              <figure><img id="return-before" alt="The break's last picture"><figcaption>last ad frame</figcaption></figure>
+              <figure><img id="return-after" alt="Primary's first picture after the break"><figcaption>first primary frame after</figcaption></figure>
+            </div>
             <form id="controls">
               <button type="button" data-command="play">Play</button>
               <button type="button" data-command="pause">Pause</button>
@@ -71,9 +75,9 @@ public enum ConsolePage {
         .figures { font-size: .75rem; opacity: .8; }
         .rules span { border: 1px solid currentColor; border-radius: .2rem; padding: 0 .2rem; margin-right: .2rem; }
         #focus img { max-width: 100%; background: white; }
-        #transition { display: flex; gap: .5rem; }
-        #transition figure { flex: 1; margin: 0; }
-        #transition img { width: 100%; background: #111; }
+        #transition, #return { display: flex; gap: .5rem; }
+        #transition figure, #return figure { flex: 1; margin: 0; }
+        #transition img, #return img { width: 100%; background: #111; }
         #focus-log { font-size: .8rem; max-height: 20rem; overflow: auto; }
         #control-result { min-height: 1.2em; }
         @media (max-width: 40rem) { #grid { grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr)); } }

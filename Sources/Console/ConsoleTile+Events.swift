@@ -9,6 +9,10 @@ extension ConsoleTile {
             self = ConsoleTile(index: index, receiver: receiver, profile: profile, timeScale: timeScale)
             self.session = session?.id
             duration = session?.duration
+        } else if duration == nil {
+            // A console that learns primary's duration after the session's first event (from a receiver
+            // on another host) shows it from then on.
+            duration = session?.duration
         }
         time = event.time
         state = event.state

@@ -33,6 +33,11 @@ public struct GroupScenario: Sendable {
         /// For `lab run --group`: the receiver that plays this participant (HOST:PORT or an mDNS name);
         /// absent, a local receiver of its profile.
         public var receiver: String?
+
+        /// Its playlist as a URL or an absolute path: a relative path is read from the group file's `folder`.
+        public func playlist(in folder: URL) -> String {
+            playlist.contains("://") || playlist.hasPrefix("/") ? playlist : folder.appendingPathComponent(playlist).path
+        }
     }
 
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {

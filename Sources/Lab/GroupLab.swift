@@ -57,8 +57,7 @@ public struct GroupLab: Sendable {
                 }
                 receiver = started
             }
-            let playlist = participant.playlist.contains("://") || participant.playlist.hasPrefix("/")
-                ? participant.playlist : folder.appendingPathComponent(participant.playlist).path
+            let playlist = participant.playlist(in: folder)
             do throws(PlaylistError) {
                 let serving = try ServedPlaylist.prepare(playlist, for: [receiver])
                 served.append(serving)

@@ -191,18 +191,20 @@ public struct ReceiverClient: Sendable {
     /// Sends a request (on `connection`'s kept connection, or on a connection closed after the answer)
     /// and returns a 2xx answer; any other status becomes the `ReceiverError` it means.
     func exchange(
-        _ method: TransferRequest.Method, _ target: String, json body: Data? = nil, on connection: ReceiverConnection? = nil, timeout: Double? = nil
+        _ method: TransferRequest.Method, _ target: String, json body: Data? = nil, on connection: ReceiverConnection? = nil, timeout: Double? = nil,
+        accept: String? = nil
     ) async throws(ReceiverError) -> ReceiverAnswer {
-        try await exchange(method, target, body: body, type: body == nil ? nil : "application/json", on: connection, timeout: timeout)
+        try await exchange(method, target, body: body, type: body == nil ? nil : "application/json", on: connection, timeout: timeout, accept: accept)
     }
 
     /// As above with a body of any type. An RTSP method on an AirPlay 2 connection gets the `CSeq`
     /// that has the relay send it as RTSP/1.0.
     func exchange(
         _ method: TransferRequest.Method, _ target: String, body: Data?, type: String?, headers: [(name: String, value: String)] = [],
-        on connection: ReceiverConnection?, timeout: Double? = nil
+        on connection: ReceiverConnection?, timeout: Double? = nil, accept: String? = nil
     ) async throws(ReceiverError) -> ReceiverAnswer {
         var request = request(method, target, wait: timeout ?? self.timeout)
+        if let accept { request.headers.append(("Accept", accept)) }
         if let body {
             request.body = body
             if let type { request.headers.append(("Content-Type", type)) }

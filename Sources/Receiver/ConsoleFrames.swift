@@ -12,8 +12,9 @@ import Synchronization
 /// The segment is read again through the receiver's loader: `verify` and `realtime` drop the bytes
 /// they fetch once measured, and keeping every segment for a picture would cost a fleet far more
 /// memory than a picture is worth. A receiver in `--media probe` plans no segments: its primary's are
-/// listed from its playlist when first asked for, and its ads show no picture. What cannot be read or decoded is "no picture", cached like a picture, so a hostile
-/// segment is tried once.
+/// listed from its playlist, and an ad's from the asset's playlist (its variant for the profile), when a
+/// picture is first asked for. What cannot be read or decoded is "no picture", cached like a picture,
+/// so a hostile segment is tried once.
 final class ConsoleFrames: Sendable {
     enum Picture: Sendable, Equatable {
         case jpeg(Data)
@@ -33,10 +34,20 @@ final class ConsoleFrames: Sendable {
         /// Primary's segments of each receiver's session in `--media probe`, which plans none: listed
         /// from its playlist the first time a picture is asked for.
         var probedPrimary: [Int: (session: String, list: SegmentList)] = [:]
+        /// The same for the assets of each receiver's session, by break and asset, read when a picture of
+        /// one is first asked for: a session's assets are few, and they are dropped with it.
+        var probedAssets: [Int: (session: String, lists: [AssetKey: SegmentList])] = [:]
         /// Each receiver's last switch into a break: primary's last picture before it, the ad's first.
         var transitions: [Int: Transition] = [:]
+        /// Each receiver's last switch back to primary: the break's last picture, primary's first after it.
+        var returns: [Int: Transition] = [:]
         /// Pictures waiting for one of the `concurrentLimit` places, oldest first.
         var waiting: [CheckedContinuation<Bool, Never>] = []
+    }
+
+    struct AssetKey: Hashable {
+        var eventID: String
+        var index: Int
     }
 
     /// The two pictures either side of a switch into a break.
@@ -68,8 +79,8 @@ final class ConsoleFrames: Sendable {
     /// The picture at receiver `index`'s playhead now.
     func picture(of index: Int, focused: Bool) async -> Picture {
         let receiver = fleet.receivers[index]
-        guard let segment = segmentNow(of: receiver.core, index: index) else {
-            return .none(receiver.core.active == nil ? "no session is playing" : "an ad's segments are not read in --media probe")
+        guard let segment = await segmentNow(of: receiver, index: index) else {
+            return .none(receiver.core.active == nil ? "no session is playing" : "the segment at the playhead is not known (its playlist could not be read)")
         }
         let now = ContinuousClock.now
         let early: Picture? = state.withLock { state in
@@ -97,6 +108,39 @@ final class ConsoleFrames: Sendable {
         state.withLock { $0.transitions[index] }
     }
 
+    /// Receiver `index`'s last switch back to primary from a break, once both its pictures are made.
+    func returnTransition(of index: Int) -> Transition? {
+        state.withLock { $0.returns[index] }
+    }
+
+    /// Makes the pictures either side of receiver `index`'s switch back to primary from break `eventID`:
+    /// the first picture of the break's last asset's last segment, and primary's segment where it
+    /// resumed, at `position`.
+    func recordReturn(of index: Int, from eventID: String, resumingAt position: Double) async {
+        let receiver = fleet.receivers[index]
+        guard let session = receiver.core.current, let plan = session.activeEngineNow?.plan else { return }
+        let primary = plan.fetching?.primary ?? probedPrimary(of: session, index: index)
+        let assets = plan.breaks.first { $0.eventID == eventID }?.assets ?? []
+        let asset = assets.isEmpty ? nil : await segments(of: AssetKey(eventID: eventID, index: assets.count - 1), in: plan, session: session, receiver: receiver, index: index)
+        let before = asset.flatMap { $0.segments.last?.uri }
+        let after = primary.isEmpty ? nil : primary.segments[primary.index(containing: position + 0.001)].uri
+        let pictures = await pictures(of: [before, after], receiver: receiver)
+        state.withLock { $0.returns[index] = Transition(eventID: eventID, before: pictures[0], after: pictures[1]) }
+    }
+
+    /// The pictures of `segments` in order; a segment the plan does not have is "no picture".
+    private func pictures(of segments: [String?], receiver: Receiver) async -> [Picture] {
+        var pictures: [Picture] = []
+        for segment in segments {
+            guard let segment else {
+                pictures.append(.none("the segment is not known (its playlist could not be read)"))
+                continue
+            }
+            pictures.append(await picture(ofSegment: segment, receiver: receiver) ?? .none("busy making other pictures"))
+        }
+        return pictures
+    }
+
     /// Makes the pictures either side of receiver `index`'s switch into break `eventID`: primary's
     /// segment where it was left, and the first segment of the break's first asset. Called as the break
     /// starts; a receiver's breaks are seconds apart at the least, so this adds little to the work.
@@ -104,17 +148,10 @@ final class ConsoleFrames: Sendable {
         let receiver = fleet.receivers[index]
         guard let session = receiver.core.current, let plan = session.activeEngineNow?.plan else { return }
         let primary = plan.fetching?.primary ?? probedPrimary(of: session, index: index)
-        let asset = plan.breaks.first { $0.eventID == eventID }?.assets.first?.segments
+        let asset = await segments(of: AssetKey(eventID: eventID, index: 0), in: plan, session: session, receiver: receiver, index: index)
         let before = primary.isEmpty ? nil : primary.segments[primary.index(containing: max(0, position - 0.001))].uri
-        let after = asset.flatMap { $0.segments.first?.uri }
-        var pictures: [Picture] = []
-        for segment in [before, after] {
-            guard let segment else {
-                pictures.append(.none("an ad's segments are not read in --media probe"))
-                continue
-            }
-            pictures.append(await picture(ofSegment: segment, receiver: receiver) ?? .none("busy making other pictures"))
-        }
+        let after = asset.segments.first?.uri
+        let pictures = await pictures(of: [before, after], receiver: receiver)
         state.withLock { $0.transitions[index] = Transition(eventID: eventID, before: pictures[0], after: pictures[1]) }
     }
 
@@ -179,22 +216,37 @@ final class ConsoleFrames: Sendable {
         }
     }
 
-    /// The URL of the segment at the playhead: primary's, or the asset's in a break (in `--media probe`,
-    /// primary's only: its assets' playlists were never read).
-    private func segmentNow(of core: ReceiverCore, index: Int) -> String? {
-        guard let session = core.current, let engine = session.activeEngineNow else { return nil }
-        let list: SegmentList?
+    /// The URL of the segment at the playhead: primary's, or the asset's in a break.
+    private func segmentNow(of receiver: Receiver, index: Int) async -> String? {
+        guard let session = receiver.core.current, let engine = session.activeEngineNow else { return nil }
+        let list: SegmentList
         let position: Double
         if let interstitial = engine.currentInterstitial {
-            let assets = engine.plan.breaks.first { $0.eventID == interstitial.eventID }?.assets ?? []
-            list = assets.indices.contains(interstitial.assetIndex) ? assets[interstitial.assetIndex].segments : nil
+            list = await segments(
+                of: AssetKey(eventID: interstitial.eventID, index: interstitial.assetIndex), in: engine.plan, session: session, receiver: receiver, index: index)
             position = interstitial.offset
         } else {
             list = engine.plan.fetching?.primary ?? probedPrimary(of: session, index: index)
             position = engine.position
         }
-        guard let list, !list.isEmpty else { return nil }
+        guard !list.isEmpty else { return nil }
         return list.segments[list.index(containing: position)].uri
+    }
+
+    /// An asset's segments: the plan's, or, in `--media probe` where it plans none, read from the asset's
+    /// playlist once per session (`CastPlanner.assetSegments`).
+    private func segments(of asset: AssetKey, in plan: PlaybackPlan, session: PlaybackSession, receiver: Receiver, index: Int) async -> SegmentList {
+        let assets = plan.breaks.first { $0.eventID == asset.eventID }?.assets ?? []
+        guard assets.indices.contains(asset.index) else { return .empty }
+        if plan.fetching != nil { return assets[asset.index].segments }
+        if let known = state.withLock({ state in state.probedAssets[index].flatMap { $0.session == session.id ? $0.lists[asset] : nil } }) { return known }
+        let list = await receiver.core.planner.assetSegments(
+            session.prepared, eventID: asset.eventID, index: asset.index, profile: receiver.configuration.profile)
+        state.withLock { state in
+            if state.probedAssets[index]?.session != session.id { state.probedAssets[index] = (session.id, [:]) }
+            state.probedAssets[index]?.lists[asset] = list
+        }
+        return list
     }
 
     private func probedPrimary(of session: PlaybackSession, index: Int) -> SegmentList {

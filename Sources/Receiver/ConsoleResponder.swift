@@ -1,4 +1,5 @@
 import Console
+import ConsoleStream
 import Foundation
 import HTTP
 import Reports
@@ -6,69 +7,59 @@ import Reports
 /// The console's routes (docs/console.md), served on the process endpoint beside `/metrics` or on
 /// `--console`'s own address:
 /// - `GET /console`, `/console/console.css`, `/console/console.js`: the page;
-/// - `GET /console/events`: the tiles as server-sent events (503 past `FleetConsole.listenerLimit`);
-/// - `GET /console/receivers/N/log`, `/timeline.svg`, `/before.jpg` and `/after.jpg`: the receiver in
-///   focus (the last two: the pictures either side of its last switch into a break);
+/// - `GET /console/events`: the tiles as server-sent events (503 past `ConsoleBroadcast.listenerLimit`);
+/// - `GET /console/receivers/N/log`, `/timeline.svg`, `/before.jpg`, `/after.jpg`, `/return-before.jpg`
+///   and `/return-after.jpg`: the receiver in focus (the pictures either side of its last switch into a
+///   break, and of its last switch back to primary);
 /// - `GET /console/frames/N.jpg[?focus]`: the picture at receiver N's playhead (`ConsoleFrames`), or
 ///   404 with why there is none;
 /// - `POST /console/receivers/N/control?command=play|pause|stop|seek&position=S|pip|pip-off`: a sender's command,
 ///   through the receiver's own routes; 403 without `--console-control`.
 ///
+/// The page, its stream and the logs are `ConsolePageRoutes`, shared with `airlab console`.
+///
 /// The page shows receivers' names, profiles and what they play, never a file path or a request header.
 struct ConsoleResponder: Sendable {
     let console: FleetConsole
+    private let routes: ConsolePageRoutes
+
+    init(console: FleetConsole) {
+        self.console = console
+        routes = ConsolePageRoutes(broadcast: console.broadcast)
+    }
 
     static func serves(_ path: String) -> Bool {
-        path == "/console" || path.hasPrefix("/console/")
+        ConsolePageRoutes.serves(path)
     }
 
     /// The routes that never wait, answered on the polling thread; nil for those that run in a task.
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        if parts.count >= 3, parts[1] == "receivers", parts.last != "log" { return nil }
-        if parts.count == 3, parts[1] == "frames" { return nil }
-        return answerNow(request, parts: parts)
+        let parts = ConsolePageRoutes.parts(of: request.path)
+        guard ConsolePageRoutes.answers(parts) else { return nil }
+        return routes.respond(to: request, parts: parts)
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let parts = ConsolePageRoutes.parts(of: request.path)
+        if ConsolePageRoutes.answers(parts) { return routes.respond(to: request, parts: parts) }
         if parts.count == 3, parts[1] == "frames", request.method == "GET" { return await frame(parts[2], focused: request.query["focus"] != nil) }
-        guard parts.count == 4, parts[1] == "receivers" else { return answerNow(request, parts: parts) }
+        guard parts.count == 4, parts[1] == "receivers" else { return .text("no console route \(request.method) \(request.path)\n", status: 404) }
         guard let index = Int(parts[2]), console.fleet.receivers.indices.contains(index) else {
             return .text("no receiver \(parts[2]); the console numbers them from 0 to \(console.fleet.receivers.count - 1)\n", status: 404)
         }
         switch (parts[3], request.method) {
-        case ("log", "GET"): return answerNow(request, parts: parts)
         case ("timeline.svg", "GET"): return timeline(of: index)
-        case ("before.jpg", "GET"), ("after.jpg", "GET"):
-            guard let transition = console.frames.transition(of: index) else { return .text("no picture: no switch into a break yet\n", status: 404) }
-            var response = Self.answer(parts[3] == "before.jpg" ? transition.before : transition.after)
+        case ("before.jpg", "GET"), ("after.jpg", "GET"), ("return-before.jpg", "GET"), ("return-after.jpg", "GET"):
+            let back = parts[3].hasPrefix("return-")
+            guard let transition = back ? console.frames.returnTransition(of: index) : console.frames.transition(of: index) else {
+                return .text("no picture: no switch \(back ? "back to primary" : "into a break") yet\n", status: 404)
+            }
+            var response = Self.answer(parts[3].hasSuffix("before.jpg") ? transition.before : transition.after)
             // Which break, for a page (or a test) that wants to know which switch the pictures are of.
             response.headers.set("X-Airlab-Event", transition.eventID)
             return response
         case ("control", "POST"): return await control(index, request.query)
         default: return .text("no console route \(request.method) \(request.path)\n", status: 404)
-        }
-    }
-
-    private func answerNow(_ request: HTTPRequest, parts: [String]) -> HTTPResponse {
-        guard request.method == "GET" || request.method == "HEAD" else {
-            return .text("the console's pages take GET\n", status: 405)
-        }
-        switch parts.dropFirst().first {
-        case nil: return .text(ConsolePage.html, contentType: "text/html; charset=utf-8")
-        case "console.css": return .text(ConsolePage.style, contentType: "text/css; charset=utf-8")
-        case "console.js": return .text(ConsolePage.script, contentType: "text/javascript; charset=utf-8")
-        case "events":
-            guard let stream = console.stream() else {
-                return .text("\(FleetConsole.listenerLimit) pages watch this console already; close one\n", status: 503)
-            }
-            return .eventStream(stream)
-        case "receivers" where parts.count == 4 && parts[3] == "log":
-            guard let index = Int(parts[2]), let log = console.log(of: index) else { return .text("no receiver \(parts[2])\n", status: 404) }
-            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: (try? JSONEncoder().encode(log)) ?? Data("[]".utf8))
-        default:
-            return .text("no console route \(request.path)\n", status: 404)
         }
     }
 

@@ -39,22 +39,9 @@ public final class FleetMetricsEndpoint: Sendable {
     /// Scrapers are few; a handful of connections is plenty, and keeps descriptors for the receivers.
     public static let connectionLimit = 64
 
-    /// Reads `HOST:PORT` or `[IPV6]:PORT` of `--metrics-address`, port 0 picking a free one; nil
-    /// otherwise. Whether the host is a numeric address is for the server to say when it binds.
+    /// Reads `HOST:PORT` or `[IPV6]:PORT` of `--metrics-address` (`HTTPServerConfiguration.listenAddress`).
     public static func listenAddress(_ text: String) -> (host: String, port: UInt16)? {
-        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else { return nil }
-        var host = text[..<colon]
-        if host.hasPrefix("[") {
-            guard host.hasSuffix("]") else { return nil }
-            host = host.dropFirst().dropLast()
-        } else if host.contains(":") {
-            return nil
-        }
-        // Numeric only, checked here: a name found out at start would be a fleet started for nothing.
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET, String(host), &v4) == 1 || inet_pton(AF_INET6, String(host), &v6) == 1 else { return nil }
-        return (String(host), port)
+        HTTPServerConfiguration.listenAddress(text)
     }
 
     /// Starts serving; throws with a one-line reason (a port in use, an address that is not numeric).

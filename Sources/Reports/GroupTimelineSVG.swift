@@ -18,7 +18,10 @@ public enum GroupTimelineSVG {
         .sync-back { fill: #f4f4f4; } .sync-error { fill: #7a4fc9; } .sync-tolerance { stroke: #d22; stroke-width: 1; stroke-dasharray: 3 2; }
         """
 
-    public static func page(_ report: GroupReport) -> String {
+    /// - Parameter frames: by participant name, then by event ID: the pictures either side of each of its
+    ///   breaks (`HTMLReport.BreakFrames`, made by the same frame code as the other reports); given, a
+    ///   table after the timeline shows them, small and embedded.
+    public static func page(_ report: GroupReport, frames: [String: [String: HTMLReport.BreakFrames]] = [:]) -> String {
         let e = JUnitReport.escape
         return """
             <!DOCTYPE html>
@@ -29,15 +32,40 @@ public enum GroupTimelineSVG {
             <style>
             body { font-family: sans-serif; margin: 2em; color: #222; }
             \(style)
+            table.frames { border-collapse: collapse; margin-top: 1em; } table.frames td, table.frames th { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; }
+            img.frame, span.frame { display: inline-block; width: 160px; margin-right: 4px; vertical-align: middle; }
             </style>
             </head>
             <body>
             <h1>airlab group: \(e(report.contentID))</h1>
             <pre>\(e(GroupReportText.render(report)))</pre>
             \(render(report))
+            \(frameTable(report, frames: frames))
             </body>
             </html>
 
+            """
+    }
+
+    /// A row per participant and break: the last primary frame before it, the break's first and primary's
+    /// first after it, so the
+    /// report shows the letterboxing or the wrong ad a participant's lane only names.
+    static func frameTable(_ report: GroupReport, frames: [String: [String: HTMLReport.BreakFrames]]) -> String {
+        let e = JUnitReport.escape
+        let rows = report.participants.flatMap { participant in
+            (frames[participant.name] ?? [:]).sorted { $0.key < $1.key }.map { eventID, pair in
+                "<tr><td>\(e(participant.name))</td><td>\(e(eventID))</td><td class=\"frames\">\(HTMLReport.pictures(pair, eventID: eventID))</td></tr>"
+            }
+        }
+        guard !rows.isEmpty else { return "" }
+        return """
+            <h2>Frames at each break</h2>
+            <table class="frames">
+            <thead><tr><th>participant</th><th>interstitial</th><th>last frame before, first of the break, first after</th></tr></thead>
+            <tbody>
+            \(rows.joined(separator: "\n"))
+            </tbody>
+            </table>
             """
     }
 

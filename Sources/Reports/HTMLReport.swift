@@ -9,14 +9,18 @@ import Sessions
 ///
 /// Written as XHTML so that tools (and the tests) can read it as XML.
 public enum HTMLReport {
-    /// The pictures either side of a break's switch: primary's last before it, the break's first (JPEG).
+    /// The pictures of a break's switches: primary's last before it, the break's first, and primary's
+    /// first after it (JPEG).
     public struct BreakFrames: Sendable, Equatable {
         public var before: Data?
         public var after: Data?
+        /// Primary's first picture after the break, where it resumes.
+        public var back: Data?
 
-        public init(before: Data?, after: Data?) {
+        public init(before: Data?, after: Data?, back: Data? = nil) {
             self.before = before
             self.after = after
+            self.back = back
         }
     }
 
@@ -75,7 +79,7 @@ public enum HTMLReport {
         return """
             <h2>Interstitials</h2>
             <table class="breaks">
-            <thead><tr><th>receiver</th><th>interstitial</th><th>switch in (ms)</th><th>switch out (ms)</th><th>what differed</th><th>result</th>\(frames.isEmpty ? "" : "<th>last frame before, first after</th>")</tr></thead>
+            <thead><tr><th>receiver</th><th>interstitial</th><th>switch in (ms)</th><th>switch out (ms)</th><th>what differed</th><th>result</th>\(frames.isEmpty ? "" : "<th>last frame before, first of the break, first after</th>")</tr></thead>
             <tbody>
             \(rows.joined(separator: "\n"))
             </tbody>
@@ -87,7 +91,10 @@ public enum HTMLReport {
     /// The two pictures of a switch, embedded; "no picture" for a side that has none.
     static func pictures(_ frames: BreakFrames?, eventID: String) -> String {
         let e = JUnitReport.escape
-        return [("last primary frame before \(eventID)", frames?.before), ("first frame of \(eventID)", frames?.after)].map { alt, jpeg in
+        return [
+            ("last primary frame before \(eventID)", frames?.before), ("first frame of \(eventID)", frames?.after),
+            ("first primary frame after \(eventID)", frames?.back),
+        ].map { alt, jpeg in
             guard let jpeg else { return "<span class=\"frame\">no picture</span>" }
             return "<img class=\"frame\" alt=\"\(e(alt))\" src=\"data:image/jpeg;base64,\(jpeg.base64EncodedString())\"/>"
         }.joined()

@@ -54,15 +54,15 @@ struct RealtimeFleetBenchmark: Benchmark {
         try Data((ports.joined(separator: "\n") + "\n").utf8).write(to: list)
 
         let out = folder.appendingPathComponent("report")
-        let (daemonBefore, originBefore) = (Self.cpuSeconds(of: daemon.pid), Self.cpuSeconds(of: origin.pid))
+        let (daemonBefore, originBefore) = (daemon.cpuSeconds, origin.cpuSeconds)
         let started = ContinuousClock.now
         _ = try? context.runProcess(airlab, [
             "lab", "run", base + "/index.m3u8", "--receivers-file", list.path, "--per-host", String(Self.receivers), "--out", out.path,
         ])
         let elapsed = started.duration(to: .now).components
         let wall = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-        let daemonCPU = Self.cpuSeconds(of: daemon.pid) - daemonBefore
-        let originCPU = Self.cpuSeconds(of: origin.pid) - originBefore
+        let daemonCPU = daemon.cpuSeconds - daemonBefore
+        let originCPU = origin.cpuSeconds - originBefore
 
         origin.stop()
         let rows = try Self.originLog(log)
@@ -90,16 +90,6 @@ struct RealtimeFleetBenchmark: Benchmark {
         ]
         lines.forEach { print($0) }
         return lines
-    }
-
-    /// User and system CPU seconds of a process so far, from /proc/PID/stat (clock ticks).
-    private static func cpuSeconds(of pid: pid_t) -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return 0 }
-        // Fields after the command name: state is field 3, utime 14 and stime 15.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// The origin's request log, read from its JSON Lines file: the in-memory log keeps the last rows only.

@@ -49,6 +49,17 @@ final class ServerProcess {
     /// The exit code once it has exited by itself (not by a signal).
     var exitCode: Int32? { process.exitCode }
 
+    /// User and system CPU seconds it has used so far, from /proc/PID/stat (clock ticks); 0 when it
+    /// cannot be read.
+    var cpuSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        // Fields after the command name: state is field 3, utime 14 and stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// A `KEY: N kB` line of /proc/PID/status (VmRSS, VmHWM), in bytes; 0 when it cannot be read.
     func statusBytes(_ key: String) -> Int {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""

@@ -36,6 +36,7 @@ enum Airlab {
     ] + ControlCommands.commands + [
         StatusCommand.command,
         WatchCommand.command,
+        ConsoleCommand.command,
         CalibrateCommand.command,
         LabRunCommand.command,
         GroupSimulateCommand.command,

@@ -47,10 +47,11 @@ enum GroupLabCommand {
         case .success(let played): report = played
         case .failure(let error): throw .receiver(error)
         }
+        let frames = await ReportFrames.groupFrames(scenario.participants, folder: URL(fileURLWithPath: file).deletingLastPathComponent())
         let files = [
             ("report.json", GroupReportJSON.render(report)),
             ("junit.xml", GroupJUnitReport.render(report, thresholds: thresholds)),
-            ("report.html", GroupTimelineSVG.page(report)),
+            ("report.html", GroupTimelineSVG.page(report, frames: frames)),
         ]
         do {
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)

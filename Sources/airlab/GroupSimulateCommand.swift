@@ -64,8 +64,7 @@ enum GroupSimulateCommand {
                 Terminal.error("\(name): participant '\(participant.name)': profile \(error)")
                 return Airlab.usageStatus
             }
-            let playlist = participant.playlist.contains("://") || participant.playlist.hasPrefix("/")
-                ? participant.playlist : folder.appendingPathComponent(participant.playlist).path
+            let playlist = participant.playlist(in: folder)
             do throws(GroupCastPlanning.Failure) {
                 planned.append(try await planning.member(
                     participant, playlist: playlist, profile: profile, policy: participant.policy ?? scenario.policy, seed: options.seed))
@@ -82,9 +81,10 @@ enum GroupSimulateCommand {
         let report = GroupSimulation(contentID: scenario.contentID, members: planned.map(\.member), link: scenario.link, seed: options.seed, until: options.until).run()
         print(options.json ? GroupReportJSON.render(report) : GroupReportText.render(report), terminator: "")
         let thresholds = options.thresholds
+        let frames = options.htmlFile == nil ? [:] : await ReportFrames.groupFrames(scenario.participants, folder: folder)
         let writes = [
             (options.junitFile, { GroupJUnitReport.render(report, thresholds: thresholds) }),
-            (options.htmlFile, { GroupTimelineSVG.page(report) }),
+            (options.htmlFile, { GroupTimelineSVG.page(report, frames: frames) }),
         ]
         for case let (path?, render) in writes {
             do {

@@ -58,4 +58,24 @@ struct GroupHTMLReportTests {
             #expect(image.starts(with: [0x89, 0x50, 0x4E, 0x47]) && image.count > 10_000, "a PNG with something drawn")
         }
     }
+
+    @Test("Frames: each participant's breaks show the last primary frame before, the break's first and primary's first after, embedded; an ad-free participant has none; the page parses as XHTML")
+    func frames() async throws {
+        try await GroupSimulateCommandTests().withGroup(policy: #"{"waitFor": ["playingInterstitial"]}"#) { file, scratch in
+            let page = scratch.url.appendingPathComponent("frames.html")
+            let result = try await BlockingWork.airlab(["group", "simulate", file, "--seed", "3", "--html", page.path])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let (html, xhtml) = try await dom(of: page, in: scratch)
+            #expect(!xhtml.contains("parsererror"), "the page is not well-formed: \(xhtml.prefix(600))")
+            let rows = html.components(separatedBy: "<tr><td>").dropFirst().map { String($0.prefix { $0 != "<" }) }
+            // A plays ad-matching; B both breaks; C, ad-free, none.
+            #expect(rows == ["A", "B", "B"], "\(rows)")
+            #expect(count("<img class=\"frame\"", in: html) == 9, "a picture either side of each break and after it")
+            #expect(count("alt=\"first primary frame after ad-matching\"", in: html) == 2)
+            #expect(count("alt=\"first frame of ad-mismatching\"", in: html) == 1)
+            let pictures = html.components(separatedBy: "src=\"data:image/jpeg;base64,").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+            // Primary's picture and the mismatching ad's (another codec and picture size) are not the same JPEG.
+            #expect(Set(pictures).count > 1)
+        }
+    }
 }

@@ -102,4 +102,17 @@ struct ConsoleTileTests {
         #expect(tile.duration == nil)
         #expect(tile.receiver == "TV")
     }
+
+    @Test("A duration learned after the session's first event (a console of receivers on other hosts) shows from then on, and a new session starts without it")
+    func lateDuration() {
+        var tile = ConsoleTile(index: 0, receiver: "TV", profile: "smart-tv-high", timeScale: 1)
+        var session = ConsoleSession(id: "s1", duration: nil, breaks: BreakRules())
+        tile.apply(Self.event(0, .loading, .stateChanged(in: nil, startup: nil)), of: session)
+        #expect(tile.duration == nil)
+        session.duration = 42
+        tile.apply(Self.event(1, .playingPrimary, .stateChanged(in: nil, startup: nil)), of: session)
+        #expect(tile.duration == 42)
+        tile.apply(Self.event(0, .loading, .stateChanged(in: nil, startup: nil)), of: ConsoleSession(id: "s2", duration: nil, breaks: BreakRules()))
+        #expect(tile.duration == nil && tile.session == "s2")
+    }
 }

@@ -171,6 +171,36 @@ struct ConsoleDaemonTests {
         }
     }
 
+    @Test("The switch back to primary has its pictures too: the break's last and primary's first after it")
+    func returnPictures() async throws {
+        try await CastFixture.with { media in
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--media", "verify", "--time-scale", "2", "--console", "127.0.0.1:0"]) { daemon in
+                let port = try Self.consolePort(daemon)
+                let stream = try await ConsoleStream.open(port: port)
+                defer { stream.close() }
+                let none = try await HTTPTestClient.send(port: port, "GET", "/console/receivers/0/return-before.jpg")
+                #expect(none.status == 404 && none.text.contains("no switch back to primary"), "\(none)")
+                let reply = try await HTTPTestClient.send(port: daemon.port, "POST", "/play", json: ["url": media.playlist, "detached": true])
+                try #require(reply.status == 200, "POST /play: \(reply)")
+                _ = try await stream.tiles(until: 0, isIn: "ended")
+                // The pictures are made once primary is back; the session's end does not wait for them.
+                var sides: [HTTPReply] = []
+                while sides.count < 2 {
+                    let before = try await HTTPTestClient.send(port: port, "GET", "/console/receivers/0/return-before.jpg")
+                    let after = try await HTTPTestClient.send(port: port, "GET", "/console/receivers/0/return-after.jpg")
+                    if [before, after].allSatisfy({ $0.status == 200 && $0.headers["x-airlab-event"] == "ad-mismatching" }) {
+                        sides = [before, after]
+                    } else {
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                }
+                #expect(sides.allSatisfy { $0.body.starts(with: [0xFF, 0xD8]) })
+                // The ad's last picture and primary's are different pictures (another codec and size).
+                #expect(try await Self.pixelDifference(sides[0].body, sides[1].body) > 0)
+            }
+        }
+    }
+
     @Test("In --media probe, primary's picture comes from its playlist's segments, read on demand")
     func probePictures() async throws {
         try await CastFixture.with { media in
@@ -183,6 +213,29 @@ struct ConsoleDaemonTests {
                 _ = try await stream.tiles(until: 0, isIn: "playing-primary")
                 let picture = try await HTTPTestClient.send(port: port, "GET", "/console/frames/0.jpg")
                 #expect(picture.status == 200 && picture.body.starts(with: [0xFF, 0xD8]), "\(picture)")
+            }
+        }
+    }
+
+    @Test("In --media probe, an ad's picture comes from its asset's playlist, read on demand")
+    func probeAdPicture() async throws {
+        try await CastFixture.with { media in
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "1", "--console", "127.0.0.1:0"]) { daemon in
+                let port = try Self.consolePort(daemon)
+                let stream = try await ConsoleStream.open(port: port)
+                defer { stream.close() }
+                let reply = try await HTTPTestClient.send(port: daemon.port, "POST", "/play", json: ["url": media.playlist, "detached": true])
+                try #require(reply.status == 200, "POST /play: \(reply)")
+                _ = try await stream.tiles(until: 0, isIn: "playing-primary")
+                let primary = try await HTTPTestClient.send(port: port, "GET", "/console/frames/0.jpg?focus")
+                #expect(primary.status == 200 && primary.body.starts(with: [0xFF, 0xD8]), "\(primary)")
+                _ = try await stream.tiles { tile in
+                    tile["state"] as? String == "playing-interstitial" && (tile["interstitial"] as? [String: Any])?["eventID"] as? String == "ad-mismatching"
+                }
+                let ad = try await HTTPTestClient.send(port: port, "GET", "/console/frames/0.jpg?focus")
+                #expect(ad.status == 200 && ad.body.starts(with: [0xFF, 0xD8]), "\(ad)")
+                // The ad (HEVC, its own picture) is not primary's picture.
+                #expect(ad.body != primary.body)
             }
         }
     }

@@ -54,6 +54,47 @@ struct ConsolePageTests {
         }
     }
 
+    @Test("Seek pressed on the page (typed and clicked through Chromium's input events) across the JUMP ad shows the receiver's refusal, in the focus view and on the tile")
+    func seekPressed() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try await CastFixture.with { media in
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "1", "--console", "127.0.0.1:0", "--console-control"]) { daemon in
+                let port = try ConsoleDaemonTests.consolePort(daemon)
+                // Opened with receiver 0 in focus, as a link to it does.
+                let page = try await DevToolsPage.open("http://127.0.0.1:\(port)/console#0", in: scratch.url)
+                defer { page.close() }
+                try await Self.until(page, "document.body.dataset.live !== undefined && !document.querySelector('#controls [data-command=seek]').disabled")
+
+                let reply = try await HTTPTestClient.send(port: daemon.port, "POST", "/play", json: ["url": media.playlist, "detached": true])
+                try #require(reply.status == 200, "POST /play: \(reply)")
+                try await Self.until(page, "document.querySelector('.tile[data-index=\"0\"]').dataset.state === 'playing-primary'")
+
+                // The field holds 0: clicked, its 0 deleted, 11 typed; then the Seek button clicked.
+                try await page.click("#seek-to")
+                try await page.press(key: "Backspace", code: "Backspace", keyCode: 8)
+                try await page.type("11")
+                #expect(try await page.evaluate("document.getElementById('seek-to').value") as? String == "11")
+                try await page.click("#controls [data-command=seek]")
+
+                try await Self.until(page, "document.getElementById('control-result').textContent !== ''")
+                let result = try await page.evaluate("document.getElementById('control-result').textContent") as? String ?? ""
+                #expect(result.hasPrefix("403 "), "\(result)")
+                #expect(result.contains("restricts JUMP") || result.contains("SKIP"), "\(result)")
+                try await Self.until(page, "document.querySelector('.tile[data-index=\"0\"] .refusal').textContent.startsWith('refused seek 11')")
+            }
+        }
+    }
+
+    /// Polls a condition of the page's script until it holds; 60 s only as a guard against a page that never gets there.
+    static func until(_ page: DevToolsPage, _ condition: String) async throws {
+        let deadline = Date().addingTimeInterval(60)
+        while try await page.evaluate("Boolean(\(condition))") as? Bool != true {
+            guard Date() < deadline else { throw TestSupportError("the page never had \(condition)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     struct RenderedTile {
         var index: Int
         var state: String

@@ -1,0 +1,37 @@
+import Console
+import Foundation
+import HLS
+import Playback
+import SenderProtocol
+
+extension ReceiverClient {
+    /// `GET /getProperty?interstitialEvents` as JSON: the breaks the session playing will play, with
+    /// their restrictions and assets; empty when no session plays.
+    public func schedule() async throws(ReceiverError) -> [ScheduledInterstitial] {
+        let response = try await exchange(.get, ReadableProperty.interstitialEvents.path, accept: "application/json")
+        do {
+            return try WireJSON.decoder.decode([ScheduledInterstitial].self, from: response.body)
+        } catch {
+            throw failure(.unreadableAnswer("getProperty?interstitialEvents is not a list of events: \(error)"))
+        }
+    }
+
+    /// `POST /setProperty?presentationMode`: picture in picture on or off, as a sender asks for it.
+    public func setPictureInPicture(_ on: Bool) async throws(ReceiverError) {
+        let body = Data(#"{"value": "\#(on ? "pictureInPicture" : "standard")"}"#.utf8)
+        _ = try await exchange(.post, SettableProperty.presentationMode.path, json: body)
+    }
+}
+
+extension BreakRules {
+    /// The rules of the breaks a receiver says it will play (`getProperty?interstitialEvents`): their
+    /// restrictions and asset durations. The skip control is not in that answer, so a console of
+    /// receivers on other hosts shows no countdown.
+    public init(schedule: [ScheduledInterstitial]) {
+        var rules: [String: Rule] = [:]
+        for event in schedule where rules[event.identifier] == nil {
+            rules[event.identifier] = Rule(restrictions: event.restrictions, assetDurations: event.assets.map(\.duration))
+        }
+        self.init(rules)
+    }
+}
