@@ -17,9 +17,14 @@ public enum PlaybackCommand: Sendable, Hashable, CustomStringConvertible {
     /// Whether picture in picture can start now: false while another app holds it (a fault, or the
     /// script's `pip impossible`).
     case setPictureInPicturePossible(Bool)
+    /// Where forward playback ends (`setProperty?forwardEndTime`, AVPlayerItem's forwardPlaybackEndTime):
+    /// a primary position, or nil for the content's end.
+    case setForwardEndTime(Double?)
+    /// What the player does when the item ends (`setProperty?actionAtItemEnd`, AVPlayer's).
+    case setActionAtItemEnd(ItemEndAction)
 
     /// `cast`, `cast from 40`, `seek 40`, `rate 2`, `stop`, `pip on|off`, `presentation external`,
-    /// `pip possible|impossible`.
+    /// `pip possible|impossible`, `end at 40|none`, `item end advance|pause|none`.
     public var description: String {
         switch self {
         case .play(let start): start.map { "cast from \($0.plainText)" } ?? "cast"
@@ -30,6 +35,8 @@ public enum PlaybackCommand: Sendable, Hashable, CustomStringConvertible {
         case .setPresentationMode(.standard): "pip off"
         case .setPresentationMode(let mode): "presentation \(mode.rawValue)"
         case .setPictureInPicturePossible(let possible): possible ? "pip possible" : "pip impossible"
+        case .setForwardEndTime(let end): "end at " + (end.map(\.plainText) ?? "none")
+        case .setActionAtItemEnd(let action): "item end \(action.name)"
         }
     }
 
@@ -66,6 +73,11 @@ public enum PlaybackCommand: Sendable, Hashable, CustomStringConvertible {
         case ("pip", 2) where words[1] == "possible": self = .setPictureInPicturePossible(true)
         case ("pip", 2) where words[1] == "impossible": self = .setPictureInPicturePossible(false)
         case ("pip", _): throw TextError(reason: "pip needs on, off, impossible or possible, such as 'pip on'")
+        case ("end", 3) where words[1] == "at":
+            self = .setForwardEndTime(words[2] == "none" ? nil : try Self.position(words[2], "end at"))
+        case ("item", 3) where words[1] == "end":
+            guard let action = ItemEndAction(name: words[2]) else { throw TextError(reason: "item end needs advance, pause or none, not '\(words[2])'") }
+            self = .setActionAtItemEnd(action)
         case ("presentation", 2):
             guard let mode = PresentationMode(wireName: words[1]) else {
                 throw TextError(reason: "'\(words[1])' is not a presentation mode")
@@ -74,5 +86,34 @@ public enum PlaybackCommand: Sendable, Hashable, CustomStringConvertible {
         default:
             throw TextError(reason: "unknown command; use seek S, rate R, pause, play, stop or pip on|off")
         }
+    }
+
+    private static func position(_ word: String, _ verb: String) throws(TextError) -> Double {
+        guard let value = Double(word), value.isFinite, value >= 0 else { throw TextError(reason: "\(verb) needs a position in seconds or none, not '\(word)'") }
+        return value
+    }
+}
+
+/// What the player does when its item plays to the end: AVPlayer's `actionAtItemEnd`, which an AirPlay 2
+/// sender sets with `setProperty` (0, 1, 2 on the wire).
+public enum ItemEndAction: Int, Sendable, Hashable, CaseIterable {
+    /// The session ends: what airlab's receivers always did, and pyatv asks for.
+    case advance = 0
+    /// The player pauses at the end; the session stays until the sender stops or seeks back.
+    case pause = 1
+    /// The player does nothing: the item stays at its end. airlab holds it there as for `pause`.
+    case none = 2
+
+    public var name: String {
+        switch self {
+        case .advance: "advance"
+        case .pause: "pause"
+        case .none: "none"
+        }
+    }
+
+    public init?(name: String) {
+        guard let action = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = action
     }
 }

@@ -234,8 +234,8 @@ extension PlaybackEngine {
     mutating func leaveBreak(_ cursor: BreakCursor, resumeAt explicit: Double?, reason: String, then seek: DeferredSeek? = nil) -> [PlaybackEvent] {
         let placement = cursor.pod.placement
         if placement == .post {
-            activity = .ended
-            return [event(.ended, reason: "the primary content and its POST interstitials played to the end")]
+            retiredPodIDs.insert(cursor.pod.id)
+            return itemEnded(reason: "the primary content and its POST interstitials played to the end")
         }
         let resume = explicit ?? resumePoint(of: cursor)
         if explicit == nil, placement == .mid, resume < cursor.position - Self.tolerance {

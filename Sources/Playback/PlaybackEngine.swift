@@ -34,7 +34,7 @@ public struct PlaybackEngine: Sendable {
     public private(set) var now: Double
     /// The primary position; during a break, where primary was left.
     public internal(set) var position: Double = 0
-    public private(set) var rate: Double = 1
+    public internal(set) var rate: Double = 1
     var activity = Activity.idle
     /// Every event that has started, for CUE=ONCE.
     var startedEventIDs: Set<String> = []
@@ -52,6 +52,9 @@ public struct PlaybackEngine: Sendable {
     var buffering: Buffering
     /// What the device's quirks remember (`PlaybackEngine+Quirks.swift`).
     var quirks = QuirkState()
+    /// Where and how the item ends, as the sender set them (`PlaybackEngine+ItemEnd.swift`).
+    public internal(set) var forwardEndTime: Double?
+    public internal(set) var itemEndAction = ItemEndAction.advance
 
     /// Positions this close count as equal: the schedule's tolerance, so that the engine meets a pod
     /// where the schedule placed it.
@@ -122,7 +125,7 @@ public struct PlaybackEngine: Sendable {
         case .primary(let playback):
             guard rate > 0, !isStalled else { return nil }
             if deferredSDKBreakCanStart { return now }
-            var target = plan.isLive ? Double.infinity : plan.primaryDuration
+            var target = plan.isLive ? Double.infinity : itemEnd
             if let next = nextPod(suppressing: playback.suppressed) { target = min(target, next.position) }
             if let black = quirks.pendingBlack { target = min(target, black.position) }
             return target.isFinite ? now + max(0, target - position) / rate : nil
@@ -167,6 +170,10 @@ public struct PlaybackEngine: Sendable {
             events += setPresentationMode(mode, command: command)
         case .setPictureInPicturePossible(let possible):
             events += setPictureInPicturePossible(possible)
+        case .setForwardEndTime(let end):
+            events += setForwardEndTime(end, command: command)
+        case .setActionAtItemEnd(let action):
+            events += setActionAtItemEnd(action, command: command)
         }
         return events + reconcileBuffering()
     }
@@ -349,11 +356,10 @@ public struct PlaybackEngine: Sendable {
     }
 
     mutating func primaryEnded() -> [PlaybackEvent] {
-        if let post = plan.postPod {
-            return beginPod(BreakCursor(pod: post, position: plan.primaryDuration))
+        if let post = plan.postPod, !retiredPodIDs.contains(post.id) {
+            return beginPod(BreakCursor(pod: post, position: itemEnd))
         }
-        activity = .ended
-        return [event(.ended, reason: "the primary content played to its end")]
+        return itemEnded(reason: itemEnd < plan.primaryDuration ? "playback reached the sender's forward end time" : "the primary content played to its end")
     }
 
     mutating func enterPrimary(_ resumption: Resumption, reason: String) -> [PlaybackEvent] {
@@ -383,10 +389,10 @@ public struct PlaybackEngine: Sendable {
 
     /// The end of a VOD's primary content, when the playhead stands at it.
     mutating func endAtTheEnd() -> [PlaybackEvent]? {
-        guard !plan.isLive, position >= plan.primaryDuration - Self.tolerance else { return nil }
+        guard !plan.isLive, position >= itemEnd - Self.tolerance else { return nil }
         // A pod at the very end still plays before POST.
         if let next = nextPod(suppressing: primarySuppression), next.position <= position + Self.tolerance { return nil }
-        position = plan.primaryDuration
+        position = itemEnd
         return primaryEnded()
     }
 

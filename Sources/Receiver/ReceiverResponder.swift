@@ -192,9 +192,13 @@ struct ReceiverResponder: HTTPResponder {
             _ = try PropertyRequest.flag(body: request.body, contentType: contentType, property: property)
             return plist(PropertyAnswer<JSONValue>(value: nil))
         case .actionAtItemEnd:
-            _ = try PropertyRequest.actionAtItemEnd(body: request.body, contentType: contentType)
-            return plist(PropertyAnswer<JSONValue>(value: nil))
-        case .forwardEndTime, .reverseEndTime:
+            let number = try PropertyRequest.actionAtItemEnd(body: request.body, contentType: contentType)
+            return try itemEnd(.setActionAtItemEnd(ItemEndAction(rawValue: number) ?? .advance))
+        case .forwardEndTime:
+            let time = try PropertyRequest.endTime(body: request.body, contentType: contentType, property: property)
+            return try itemEnd(.setForwardEndTime(time.seconds))
+        case .reverseEndTime:
+            // Checked only: this receiver plays no rate below 0, so reverse playback never reaches it.
             _ = try PropertyRequest.endTime(body: request.body, contentType: contentType, property: property)
             return plist(PropertyAnswer<JSONValue>(value: nil))
         case .selectedMediaArray:
@@ -207,6 +211,16 @@ struct ReceiverResponder: HTTPResponder {
         } catch {
             throw ProtocolError(status: 422, "\(property.rawValue): \(error.reason)")
         }
+        return plist(PropertyAnswer<JSONValue>(value: nil))
+    }
+
+    /// Where or how the playing session's item ends (`forwardEndTime`, `actionAtItemEnd`): the
+    /// session's own, a group's members each keeping theirs.
+    private func itemEnd(_ command: PlaybackCommand) throws(ProtocolError) -> HTTPResponse {
+        guard let session = core.active, let events = session.handle(command) else {
+            throw ProtocolError(status: 409, "no session is playing; cast with POST /play first")
+        }
+        if let refusal = events.first(where: { $0.kind == .commandRefused }) { throw ProtocolError(refusal.reason) }
         return plist(PropertyAnswer<JSONValue>(value: nil))
     }
 

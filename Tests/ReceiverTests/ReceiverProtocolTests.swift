@@ -209,6 +209,41 @@ struct ReceiverProtocolTests {
         }
     }
 
+    @Test("forwardEndTime ends the session at that primary time; actionAtItemEnd pause holds it paused there instead; 3 is refused naming the values")
+    func itemEnd() async throws {
+        try await CastFixture.with { media in
+            try await withDaemon(["--profile", "apple-tv-4k", "--port", "0", "--time-scale", "20"]) { daemon in
+                func set(_ property: String, _ value: Any) async throws -> Int {
+                    let plist = try PropertyListSerialization.data(fromPropertyList: ["value": value], format: .binary, options: 0)
+                    return try await daemon.send(
+                        "PUT", "/setProperty?\(property)", headers: ["Content-Type": "application/x-apple-binary-plist"], body: plist).status
+                }
+                // Paused at the start, so the settings are in before anything plays.
+                let ended = try await daemon.cast(media.plainPlaylist, extra: ["start": 0, "script": "at 0 pause"])
+                #expect(try await set("forwardEndTime", ["value": 4_000_000, "timescale": 1_000_000, "flags": 1, "epoch": 0]) == 200)
+                #expect(try await daemon.send("POST", "/rate?value=1").status == 200)
+                let report = try await daemon.reportWhenEnded(ended)
+                #expect(report["endReason"] as? String == "playback reached the sender's forward end time")
+
+                let held = try await daemon.cast(media.plainPlaylist, extra: ["start": 0, "script": "at 0 pause"])
+                #expect(try await set("actionAtItemEnd", 1) == 200)
+                #expect(try await set("actionAtItemEnd", 3) == 400)
+                #expect(try await daemon.send("POST", "/rate?value=1").status == 200)
+                // The session stays, paused at its end, until the sender stops it.
+                var paused = false
+                for _ in 0..<1500 where !paused {
+                    let info = try #require(try await daemon.send("GET", "/playback-info").plist)
+                    paused = (info["rate"] as? Double) == 0 && (info["position"] as? Double ?? 0) >= (info["duration"] as? Double ?? 1) - 0.01
+                    if !paused { try await Task.sleep(for: .milliseconds(20)) }
+                }
+                #expect(paused)
+                #expect(try await daemon.send("POST", "/stop").status == 200)
+                let stopped = try await daemon.reportWhenEnded(held)
+                #expect(stopped["endReason"] as? String == "stopped by the sender")
+            }
+        }
+    }
+
     // MARK: - Session lifetime
 
     @Test("A second /play replaces the first: the first session ends with reason 'replaced', the second plays")
