@@ -121,6 +121,7 @@ public struct CalibrationRun: Sendable {
         var samples: [PlaybackSample] = []
         var failures = 0
         while clock.now < limit {
+            await client.keepAlive(connection)
             let before = clock.now
             do throws(ReceiverError) {
                 let info = try await client.playbackInfo(on: connection)

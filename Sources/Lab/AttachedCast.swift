@@ -90,6 +90,7 @@ public struct AttachedCast: Sendable {
             group.addTask {
                 while !Task.isCancelled {
                     // A failed poll is not the end: if the connection broke, the session ends and says so.
+                    await client.keepAlive(connection)
                     guard let position = try? await client.progress(on: connection) else { return nil }
                     publish { $0.apply(position) }
                     try? await Task.sleep(for: pollInterval)

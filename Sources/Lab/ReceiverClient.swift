@@ -197,11 +197,11 @@ public struct ReceiverClient: Sendable {
         try await exchange(method, target, body: body, type: body == nil ? nil : "application/json", on: connection, timeout: timeout, accept: accept)
     }
 
-    /// As above with a body of any type. An RTSP method on an AirPlay 2 connection gets the `CSeq`
-    /// that has the relay send it as RTSP/1.0.
+    /// As above with a body of any type. An RTSP method (or `rtsp`) on an AirPlay 2 connection gets
+    /// the `CSeq` that has the relay send it as RTSP/1.0.
     func exchange(
         _ method: TransferRequest.Method, _ target: String, body: Data?, type: String?, headers: [(name: String, value: String)] = [],
-        on connection: ReceiverConnection?, timeout: Double? = nil, accept: String? = nil
+        rtsp: Bool = false, on connection: ReceiverConnection?, timeout: Double? = nil, accept: String? = nil
     ) async throws(ReceiverError) -> ReceiverAnswer {
         var request = request(method, target, wait: timeout ?? self.timeout)
         if let accept { request.headers.append(("Accept", accept)) }
@@ -210,7 +210,7 @@ public struct ReceiverClient: Sendable {
             if let type { request.headers.append(("Content-Type", type)) }
         }
         request.headers += headers
-        if let connection, connection.path == .airPlay2, [.setup, .record, .teardown].contains(method) {
+        if let connection, connection.path == .airPlay2, rtsp || [.setup, .record, .teardown].contains(method) {
             request.headers.append(("CSeq", connection.nextSequence()))
         }
         request.pool = connection?.pool

@@ -24,6 +24,10 @@ public final class ReceiverConnection: Sendable {
     private let relay: SenderRelay?
     private let events: Mutex<HeldConnection?>
     private let sequence = Atomic(0)
+    /// When the last heartbeat went out; nil before the first.
+    private let heartbeatAt = Mutex<ContinuousClock.Instant?>(nil)
+    /// How often an AirPlay 2 sender says it is still there (`POST /feedback`), as pyatv does.
+    static let heartbeatInterval = Duration.seconds(2)
 
     /// A plain kept connection (AirPlay 1).
     init() {
@@ -40,6 +44,18 @@ public final class ReceiverConnection: Sendable {
         self.relay = relay
         pool = ConnectionPool(connectingTo: relay.localPort)
         events = Mutex(nil)
+    }
+
+    /// True, and noted, when an AirPlay 2 connection's heartbeat is due: at once, then every
+    /// `heartbeatInterval`. Never on AirPlay 1, which has none.
+    func heartbeatIsDue() -> Bool {
+        guard path == .airPlay2 else { return false }
+        let now = ContinuousClock.now
+        return heartbeatAt.withLock { last in
+            if let last, now - last < Self.heartbeatInterval { return false }
+            last = now
+            return true
+        }
     }
 
     /// The next RTSP `CSeq`, which marks a request the relay sends as RTSP/1.0.
@@ -119,6 +135,14 @@ public final class ReceiverConnection: Sendable {
 }
 
 extension ReceiverClient {
+    /// `POST /feedback` (RTSP) when the connection's heartbeat is due: what an AirPlay 2 sender sends
+    /// every 2 s while it stays with a session, so the receiver knows it is still there. A sender's
+    /// polling loop calls this with each poll; a heartbeat that fails is the poll's to notice.
+    public func keepAlive(_ connection: ReceiverConnection) async {
+        guard connection.heartbeatIsDue() else { return }
+        _ = try? await exchange(.post, Route.feedback.path(), body: nil, type: nil, rtsp: true, on: connection)
+    }
+
     /// Opens the connection a session is cast and followed on, on the path `protocolChoice` and the
     /// receiver's record decide.
     ///

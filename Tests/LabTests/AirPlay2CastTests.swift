@@ -36,6 +36,10 @@ struct AirPlay2CastTests {
         #expect((transient["totals"] as? [String: Any])?["interstitialsPlayed"] as? Int == 2)
         #expect(transient["endReason"] as? String == "the primary content played to its end")
 
+        // The attached cast said it was there with an RTSP POST /feedback on its paired connection.
+        let metrics = try await BlockingWork.run { try CommandRunner.run(executableURL: URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "http://\(EndToEnd.address(receiver))/metrics"]) }
+        #expect(metrics.stdout.split(separator: "\n").contains { $0.contains("route=\"/feedback\"") && $0.contains("status=\"200\"") }, "\(metrics.stdout.prefix(2000))")
+
         let plain = try Self.report(try await BlockingWork.airlab(cast + ["--protocol", "1"]))
         #expect((plain["origin"] as? [String: Any])?["path"] as? String == "airplay1")
 
