@@ -12,10 +12,10 @@ import Transport
 ///
 /// On AirPlay 1 it is a plain kept connection: `/play` and the polls that follow share it, and closing
 /// it stops the session. On AirPlay 2 it is what pyatv and iOS set up before `/play`: a TCP connection
-/// relayed from a local port libcurl connects to (`SenderRelay`), paired on it (transient, or pair-verify with a
-/// credential `airlab pair` stored), encrypted from then on, RTSP `SETUP` with the event channel
-/// connected, and `RECORD`. libcurl speaks plain HTTP on the local end either way, so every request
-/// is still the one HTTP client's.
+/// relayed from a local port libcurl connects to (`SenderRelay`), paired on it (transient, or
+/// pair-verify with a credential `airlab pair` stored), encrypted from then on, RTSP `SETUP` with the
+/// event channel connected, and `RECORD`. libcurl speaks plain HTTP to the relay either way, so every
+/// request is still the one HTTP client's.
 public final class ReceiverConnection: Sendable {
     public let path: CastOrigin.Path
     /// How the connection was paired; `.none` on AirPlay 1.
@@ -90,6 +90,8 @@ public final class ReceiverConnection: Sendable {
         let address = client.receiver.address
         let timeout = Duration.seconds(min(max(client.timeout, 0.001), 3_600))
         let port = Int(address.port)
+        // Read before connecting: a relay, once connected, holds descriptors until it is closed.
+        let credential = try await client.storedCredential()
         let relay: SenderRelay
         do throws(SenderRelay.Failure) {
             relay = try await BlockingCall.run { () throws(SenderRelay.Failure) -> SenderRelay in
@@ -98,7 +100,6 @@ public final class ReceiverConnection: Sendable {
         } catch {
             throw client.failure(.unreachable(error.description))
         }
-        let credential = try await client.storedCredential()
         let connection = ReceiverConnection(relay: relay, pairing: credential == nil ? .transient : .verified)
         do throws(ReceiverError) {
             let result: PairingResult
