@@ -14,7 +14,10 @@ import Synchronization
 /// session's break rules are asked of the receiver once, when its first event arrives. A feed that
 /// fails is opened again, after a pause that grows to `retryLimit`, and never stops the others.
 ///
-/// It makes no pictures: those are made where the segments are, by each receiver's own daemon.
+/// While a page watches, each receiver with a session is asked for `/playback-info` once a
+/// `sampleInterval`, for the figures that move without events: the buffer ahead (its
+/// `loadedTimeRanges` past the position) and a group's sync error. It makes no pictures: those are made
+/// where the segments are, by each receiver's own daemon.
 public final class RemoteConsole: Sendable {
     /// What happened to one receiver's feed, for the command to print.
     public enum FeedChange: Sendable {
@@ -26,6 +29,8 @@ public final class RemoteConsole: Sendable {
     let clients: [ReceiverClient]
     private let server: HTTPServer
     private let following = Mutex<[Task<Void, Never>]>([])
+    /// Each receiver's session as its events last named it, for the samples.
+    private let sessions = Mutex<[Int: String]>([:])
     private let onChange: @Sendable (FeedChange) -> Void
 
     /// The longest pause before a failed feed is opened again.
@@ -35,6 +40,10 @@ public final class RemoteConsole: Sendable {
     static let rulesInterval = 1.0
     /// Pages are few; a handful of connections is plenty.
     static let connectionLimit = 64
+    /// How often the figures that move without events are asked for while a page watches.
+    static let sampleInterval = Duration.seconds(1)
+    /// Receivers asked at once for a sample.
+    static let samplesAtOnce = 16
 
     /// - Parameters:
     ///   - receivers: in the order the page numbers them.
@@ -57,6 +66,7 @@ public final class RemoteConsole: Sendable {
         var configuration = HTTPServerConfiguration(address: address, port: port, connectionLimit: Self.connectionLimit)
         configuration.authentication = password.map { DigestAuthentication(password: $0) }
         server = HTTPServer(configuration: configuration, responder: RemoteConsoleResponder(broadcast: broadcast, clients: clients))
+        broadcast.whenWatched { [weak self] in self?.startSampling() }
     }
 
     /// Serves the page and starts following every receiver; throws when the address cannot be served.
@@ -90,7 +100,7 @@ public final class RemoteConsole: Sendable {
     /// Follows receiver `index`'s events until cancelled, opening its feed again when it fails.
     private func follow(_ index: Int) async {
         let client = clients[index]
-        var sessions = SessionRules(client: client)
+        var rules = SessionRules(client: client)
         var pause = 1.0
         while !Task.isCancelled {
             do {
@@ -100,7 +110,8 @@ public final class RemoteConsole: Sendable {
                 do {
                     for try await event in feed.events {
                         guard let playback = event.event else { continue }
-                        let session = await sessions.session(event.session, revealedBy: playback)
+                        let session = await rules.session(event.session, revealedBy: playback)
+                        self.sessions.withLock { $0[index] = session?.id }
                         broadcast.record([playback], of: session, receiver: index)
                     }
                     feed.close()
@@ -120,6 +131,50 @@ public final class RemoteConsole: Sendable {
                 pause = min(pause * 2, Self.retryLimit)
             }
         }
+    }
+
+    /// Samples every receiver with a session, then again after `sampleInterval`, for as long as a page
+    /// watches (`keepsSampling`); the first page to join after that starts it again.
+    private func startSampling() {
+        Task { [weak self] in
+            while let self {
+                await self.sampleOnce()
+                guard self.broadcast.keepsSampling() else { return }
+                // The pace of the samples, not a wait for a state.
+                try? await Task.sleep(for: Self.sampleInterval)
+            }
+        }
+    }
+
+    /// Asks each receiver with a session for `/playback-info`, `samplesAtOnce` at a time; a receiver
+    /// that does not answer keeps its last figures.
+    private func sampleOnce() async {
+        let current = sessions.withLock { $0 }.sorted { $0.key < $1.key }
+        var samples: [(index: Int, session: String, sample: ConsoleTile.Sample)] = []
+        await withTaskGroup(of: (Int, String, ConsoleTile.Sample)?.self) { group in
+            var next = current.makeIterator()
+            func add() -> Bool {
+                guard let (index, session) = next.next() else { return false }
+                let client = clients[index]
+                group.addTask {
+                    guard let info = try? await client.playbackInfo() else { return nil }
+                    return (index, session, Self.sample(of: info))
+                }
+                return true
+            }
+            for _ in 0..<Self.samplesAtOnce where add() {}
+            for await result in group {
+                if let result { samples.append((result.0, result.1, result.2)) }
+                _ = add()
+            }
+        }
+        broadcast.record(samples)
+    }
+
+    /// What a receiver's `/playback-info` says of the figures a tile shows between events.
+    static func sample(of info: PlaybackInfo) -> ConsoleTile.Sample {
+        let ahead = info.loaded.flatMap { loaded in loaded.contains(info.position) ? loaded.upperBound - info.position : nil }
+        return ConsoleTile.Sample(bufferAhead: ahead, group: info.groupID, groupSyncError: info.groupSync?.error)
     }
 
     /// The session a receiver's events belong to, with the rules of its breaks (asked of the receiver

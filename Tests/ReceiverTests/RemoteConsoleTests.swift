@@ -62,6 +62,8 @@ struct RemoteConsoleTests {
                             #expect(trail[inAd...].contains("playing-primary"), "\(trail)")
                             // Primary's duration, read from /scrub while primary played.
                             #expect((tiles.last?["duration"] as? Double ?? 0) > 10, "tile \(index)")
+                            // The buffer ahead, sampled from /playback-info's loadedTimeRanges while the page watched.
+                            #expect(tiles.contains { ($0["bufferAhead"] as? Double ?? 0) > 0 }, "tile \(index): no buffer ahead was sampled")
                         }
                         let refusedTile = try await stream.tiles { $0["index"] as? Int == 0 && $0["lastRefusal"] is [String: Any] }.last { $0["index"] as? Int == 0 }
                         #expect(((refusedTile?["lastRefusal"] as? [String: Any])?["reason"] as? String ?? "").isEmpty == false)
