@@ -14,6 +14,8 @@ public struct Receiver: Sendable, Hashable {
     public var features: AirPlayFeatures?
     /// Its TXT `flags` (pyatv reads `sf` too); nil when absent or unreadable.
     public var statusFlags: UInt32?
+    /// An airlab receiver's session seconds per real second, as its `/server-info` says; nil otherwise.
+    public var timeScale: Double?
 
     public init(
         name: String? = nil, address: ReceiverAddress, profile: String? = nil, model: String? = nil, deviceID: String? = nil,

@@ -25,12 +25,11 @@ extension ReceiverClient {
 
 extension BreakRules {
     /// The rules of the breaks a receiver says it will play (`getProperty?interstitialEvents`): their
-    /// restrictions and asset durations. The skip control is not in that answer, so a console of
-    /// receivers on other hosts shows no countdown.
+    /// restrictions, skip control and asset durations.
     public init(schedule: [ScheduledInterstitial]) {
         var rules: [String: Rule] = [:]
         for event in schedule where rules[event.identifier] == nil {
-            rules[event.identifier] = Rule(restrictions: event.restrictions, assetDurations: event.assets.map(\.duration))
+            rules[event.identifier] = Rule(restrictions: event.restrictions, skipControl: event.skipControl, assetDurations: event.assets.map(\.duration))
         }
         self.init(rules)
     }

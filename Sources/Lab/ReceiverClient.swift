@@ -103,7 +103,8 @@ public struct ReceiverClient: Sendable {
     // MARK: - Observing
 
     /// This client with what the receiver's `/server-info` says it is added to what was known (its
-    /// name, profile, device ID and features: the AirPlay path it takes); unchanged when it does not answer.
+    /// name, profile, device ID, time scale and features: the AirPlay path it takes); unchanged when it
+    /// does not answer.
     public func identified() async -> ReceiverClient {
         guard let info = try? await serverInfo() else { return self }
         var client = self
@@ -112,6 +113,7 @@ public struct ReceiverClient: Sendable {
         client.receiver.model = receiver.model ?? info.model
         client.receiver.deviceID = receiver.deviceID ?? info.deviceID
         client.receiver.features = receiver.features ?? info.features.map(AirPlayFeatures.init(rawValue:))
+        client.receiver.timeScale = receiver.timeScale ?? info.timeScale
         return client
     }
 

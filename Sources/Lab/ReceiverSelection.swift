@@ -60,9 +60,11 @@ public struct ReceiverSelection: Sendable {
                     let info = try? await ReceiverClient(Receiver(address: address), timeout: 5).serverInfo()
                     await slots.release(address.host)
                     guard let info else { return nil }
-                    return Receiver(
+                    var receiver = Receiver(
                         name: info.name, address: address, profile: info.profile, model: info.model, deviceID: info.deviceID,
                         features: info.features.map(AirPlayFeatures.init(rawValue:)))
+                    receiver.timeScale = info.timeScale
+                    return receiver
                 }
             }
             var known: [ReceiverAddress: Receiver] = [:]

@@ -58,7 +58,8 @@ public final class RemoteConsole: Sendable {
     ) {
         clients = receivers.map { ReceiverClient($0, password: password) }
         let tiles = receivers.map { receiver in
-            (name: receiver.name ?? receiver.address.description, profile: receiver.profile ?? "?", timeScale: 1.0)
+            // A receiver's clock moves at its own scale between events, as its /server-info says.
+            (name: receiver.name ?? receiver.address.description, profile: receiver.profile ?? "?", timeScale: receiver.timeScale ?? 1.0)
         }
         let broadcast = ConsoleBroadcast(receivers: tiles, allowsControl: allowsControl, showsPictures: false)
         self.broadcast = broadcast

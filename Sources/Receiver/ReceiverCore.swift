@@ -85,7 +85,9 @@ final class ReceiverCore: Sendable {
             pairing = nil
         }
         self.identity = identity
-        serverInfoDocument = identity.serverInfo.propertyList()
+        var serverInfo = identity.serverInfo
+        serverInfo.timeScale = configuration.timeScale
+        serverInfoDocument = serverInfo.propertyList()
         infoDocument = identity.deviceInfo.propertyList()
         store = try SessionStore(directory: configuration.stateDirectory)
         for file in store.unreadable { log("state directory: \(file) is not a readable session report; left as it is") }

@@ -242,7 +242,7 @@ struct ReceiverResponder: HTTPResponder {
         let body: (data: Data, contentType: String)
         switch property {
         case .interstitialEvents:
-            let value = core.active.map { PropertyResponse.interstitialEvents($0.engineNow.plan) } ?? []
+            let value = core.active.map { PropertyResponse.interstitialEvents($0.engineNow.plan, events: $0.prepared.events) } ?? []
             body = PropertyResponse.body(value, json: wantsJSON)
         case .playbackAccessLog, .playbackErrorLog:
             // The session playing, else the last one played: a sender reads the logs after the end too.

@@ -1,12 +1,15 @@
 import Foundation
+import HLS
 import Playback
 
 /// `POST /getProperty?NAME` answers: a property list `{"errorCode": 0, "value": …}` as AirPlay
 /// receivers send (`PropertyAnswer`), or the bare value as JSON for tools that ask for `application/json`.
 public enum PropertyResponse {
-    /// The effective schedule: every break the engine plays.
-    public static func interstitialEvents(_ plan: PlaybackPlan) -> [ScheduledInterstitial] {
-        plan.breaks.map(ScheduledInterstitial.init)
+    /// The effective schedule: every break the engine plays, with the skip control of the playlist's
+    /// event of the same ID.
+    public static func interstitialEvents(_ plan: PlaybackPlan, events: [InterstitialEvent] = []) -> [ScheduledInterstitial] {
+        let skipControls = Dictionary(events.map { ($0.id, $0.skipControl) }, uniquingKeysWith: { first, _ in first })
+        return plan.breaks.map { ScheduledInterstitial($0, skipControl: skipControls[$0.eventID] ?? nil) }
     }
 
     /// The answer for `value`, in the form the request asked for; JSON writes dates as ISO 8601 text.

@@ -30,8 +30,14 @@ public struct ScheduledInterstitial: Sendable, Equatable, Codable {
     public var playoutLimit: Double?
     /// Why the whole break will not play; absent when it will.
     public var failure: String?
+    /// When the skip button shows (`X-SKIP-CONTROL-OFFSET`, `-DURATION`, `-LABEL-ID`), written as
+    /// AVPlayerInterstitialEvent's `skipControlTimeRange` (seconds into the break) and
+    /// `skipControlLocalizedLabelBundleKey`.
+    public var skipControl: InterstitialEvent.SkipControl?
 
-    public init(_ planned: PlannedBreak) {
+    /// A planned break, with the skip control of the playlist's event of the same ID.
+    public init(_ planned: PlannedBreak, skipControl: InterstitialEvent.SkipControl? = nil) {
+        self.skipControl = skipControl
         identifier = planned.eventID
         time = planned.position
         resumptionOffset = planned.resumeOffset
@@ -47,7 +53,13 @@ public struct ScheduledInterstitial: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case identifier, time, resumptionOffset, restrictions, cue, willPlayOnce, alignsStartWithPrimarySegmentBoundary
-        case alignsResumptionWithPrimarySegmentBoundary, assets, playoutLimit, failure
+        case alignsResumptionWithPrimarySegmentBoundary, assets, playoutLimit, failure, skipControlTimeRange, skipControlLocalizedLabelBundleKey
+    }
+
+    /// `skipControlTimeRange`: where in the break the control shows and for how long (absent: to its end).
+    struct SkipRange: Codable {
+        var start: Double
+        var duration: Double?
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,6 +77,12 @@ public struct ScheduledInterstitial: Sendable, Equatable, Codable {
         assets = try container.decode([Asset].self, forKey: .assets)
         playoutLimit = try container.decodeIfPresent(Double.self, forKey: .playoutLimit)
         failure = try container.decodeIfPresent(String.self, forKey: .failure)
+        // Read from another receiver: only times a break can have (finite, from 0) are kept.
+        let range = try? container.decodeIfPresent(SkipRange.self, forKey: .skipControlTimeRange)
+        let label = try? container.decodeIfPresent(String.self, forKey: .skipControlLocalizedLabelBundleKey)
+        if let range, range.start.isFinite, range.start >= 0, range.duration.map({ $0.isFinite && $0 >= 0 }) ?? true {
+            skipControl = InterstitialEvent.SkipControl(offset: range.start, duration: range.duration, labelID: label.flatMap { $0 }.map { String($0.prefix(200)) })
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -81,5 +99,9 @@ public struct ScheduledInterstitial: Sendable, Equatable, Codable {
         try container.encode(assets, forKey: .assets)
         try container.encodeIfPresent(playoutLimit, forKey: .playoutLimit)
         try container.encodeIfPresent(failure, forKey: .failure)
+        if let skipControl {
+            try container.encode(SkipRange(start: skipControl.offset ?? 0, duration: skipControl.duration), forKey: .skipControlTimeRange)
+            try container.encodeIfPresent(skipControl.labelID, forKey: .skipControlLocalizedLabelBundleKey)
+        }
     }
 }

@@ -13,6 +13,9 @@ public struct ServerInfo: Sendable, Equatable, Codable {
     public var vv: Int?
     /// airlab's receivers only: the profile they emulate.
     public var profile: String?
+    /// airlab's receivers only: session seconds per real second (`--time-scale`), so a console of
+    /// receivers on other hosts moves their clocks at their pace between events.
+    public var timeScale: Double?
 
     public init(
         deviceID: String? = nil, features: UInt64? = nil, model: String? = nil, name: String? = nil, protocolVersion: String? = nil,
@@ -30,7 +33,7 @@ public struct ServerInfo: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case deviceID = "deviceid", features, model, name, protocolVersion = "protovers", sourceVersion = "srcvers", vv
-        case profile = "airlab.profile"
+        case profile = "airlab.profile", timeScale = "airlab.timeScale"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -43,6 +46,8 @@ public struct ServerInfo: Sendable, Equatable, Codable {
         sourceVersion = try? container.decodeIfPresent(String.self, forKey: .sourceVersion)
         vv = try? container.decodeIfPresent(Int.self, forKey: .vv)
         profile = try? container.decodeIfPresent(String.self, forKey: .profile)
+        // Only a scale a receiver can run at: above 0 and finite, at most a thousand.
+        timeScale = (try? container.decodeIfPresent(Double.self, forKey: .timeScale)).flatMap { $0 }.flatMap { $0 > 0 && $0 <= 1000 ? $0 : nil }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -55,6 +60,7 @@ public struct ServerInfo: Sendable, Equatable, Codable {
         try container.encodeIfPresent(sourceVersion, forKey: .sourceVersion)
         try container.encodeIfPresent(vv, forKey: .vv)
         try container.encodeIfPresent(profile, forKey: .profile)
+        try container.encodeIfPresent(timeScale, forKey: .timeScale)
     }
 
     /// The property list, written directly (see `XMLPropertyList`): senders poll it.

@@ -35,6 +35,8 @@ struct RemoteConsoleTests {
                         // The tiles are named as the receivers answer /server-info; the one that did not answer by its address.
                         #expect(stream.snapshot.contains("\"profile\":\"apple-tv-4k\"") && stream.snapshot.contains("\"profile\":\"smart-tv-low\""))
                         #expect(stream.snapshot.contains("\"receiver\":\"127.0.0.1:\(unreachable.port)\""))
+                        // The daemons' --time-scale 2, from their /server-info, moves their tiles' clocks.
+                        #expect(stream.snapshot.contains("\"timeScale\":2"), "\(stream.snapshot.prefix(600))")
                         #expect(stream.snapshot.contains("\"control\":true") && stream.snapshot.contains("\"pictures\":false"))
 
                         for daemon in [first, second] {
