@@ -23,6 +23,16 @@ extension ReceiverClient {
     }
 }
 
+extension ReceiverClient {
+    /// `GET /picture`: the JPEG of the frame at an airlab receiver's playhead (`focused`: for the tile in
+    /// focus, which may ask more often); `notFound` with the receiver's reason when it has none.
+    public func picture(focused: Bool) async throws(ReceiverError) -> Data {
+        let answer = try await exchange(.get, Route.picture.path() + (focused ? "?focus" : ""))
+        guard answer.header("Content-Type") == "image/jpeg" else { throw failure(.unreadableAnswer("/picture is not a JPEG")) }
+        return answer.body
+    }
+}
+
 extension BreakRules {
     /// The rules of the breaks a receiver says it will play (`getProperty?interstitialEvents`): their
     /// restrictions, skip control and asset durations.

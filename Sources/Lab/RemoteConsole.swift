@@ -16,8 +16,8 @@ import Synchronization
 ///
 /// While a page watches, each receiver with a session is asked for `/playback-info` once a
 /// `sampleInterval`, for the figures that move without events: the buffer ahead (its
-/// `loadedTimeRanges` past the position) and a group's sync error. It makes no pictures: those are made
-/// where the segments are, by each receiver's own daemon.
+/// `loadedTimeRanges` past the position) and a group's sync error. It makes no pictures: a tile's is
+/// made where the segments are, by the receiver's own daemon (`GET /picture`), and passed through.
 public final class RemoteConsole: Sendable {
     /// What happened to one receiver's feed, for the command to print.
     public enum FeedChange: Sendable {
@@ -61,7 +61,7 @@ public final class RemoteConsole: Sendable {
             // A receiver's clock moves at its own scale between events, as its /server-info says.
             (name: receiver.name ?? receiver.address.description, profile: receiver.profile ?? "?", timeScale: receiver.timeScale ?? 1.0)
         }
-        let broadcast = ConsoleBroadcast(receivers: tiles, allowsControl: allowsControl, showsPictures: false)
+        let broadcast = ConsoleBroadcast(receivers: tiles, allowsControl: allowsControl, showsPictures: true)
         self.broadcast = broadcast
         self.onChange = onChange
         var configuration = HTTPServerConfiguration(address: address, port: port, connectionLimit: Self.connectionLimit)

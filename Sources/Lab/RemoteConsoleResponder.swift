@@ -13,7 +13,10 @@ import SenderProtocol
 /// - `POST /console/receivers/N/control?command=…`: the sender's request for the command, to the
 ///   receiver's own route, so that a refusal is the receiver's 403 and its reason; 403 without
 ///   `--console-control`;
-/// - pictures (`/console/frames/N.jpg`, `before.jpg`, `after.jpg`, `return-…`): 404, none are made here.
+/// - `GET /console/frames/N.jpg`: the picture at the receiver's playhead, which its own daemon makes
+///   (`GET /picture`, at most once a second, four times for the tile in focus), passed through;
+/// - the pictures either side of a switch (`before.jpg`, `after.jpg`, `return-…`): 404, since a
+///   receiver makes those only while its own daemon's console watches.
 struct RemoteConsoleResponder: HTTPResponder {
     let broadcast: ConsoleBroadcast
     let clients: [ReceiverClient]
@@ -28,7 +31,7 @@ struct RemoteConsoleResponder: HTTPResponder {
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         if let answer = immediateResponse(to: request) { return answer }
         let parts = ConsolePageRoutes.parts(of: request.path)
-        if parts.count == 3, parts[1] == "frames" { return Self.noPicture }
+        if parts.count == 3, parts[1] == "frames" { return await frame(parts[2], focused: request.query["focus"] != nil) }
         guard parts.count == 4, parts[1] == "receivers" else { return .text("no console route \(request.method) \(request.path)\n", status: 404) }
         guard let index = Int(parts[2]), clients.indices.contains(index) else {
             return .text("no receiver \(parts[2]); the console numbers them from 0 to \(clients.count - 1)\n", status: 404)
@@ -42,7 +45,25 @@ struct RemoteConsoleResponder: HTTPResponder {
     }
 
     static let noPicture = HTTPResponse.text(
-        "no picture: airlab console makes none of receivers on other hosts; their own daemon's console does\n", status: 404)
+        "no picture: the pictures of a switch are made by the receiver's own daemon's console while it watches\n", status: 404)
+
+    /// The receiver's picture at its playhead, as its `GET /picture` answers; "no picture" with its reason.
+    private func frame(_ name: String, focused: Bool) async -> HTTPResponse {
+        guard name.hasSuffix(".jpg"), let index = Int(name.dropLast(4)), clients.indices.contains(index) else {
+            return .text("no picture: frames are /console/frames/N.jpg for a receiver N\n", status: 404)
+        }
+        do throws(ReceiverError) {
+            let jpeg = try await clients[index].picture(focused: focused)
+            return HTTPResponse(status: 200, headers: ["Content-Type": "image/jpeg", "Cache-Control": "no-store"], body: jpeg)
+        } catch {
+            let reason: String
+            switch error.problem {
+            case .notFound(let message): reason = message.hasPrefix("no picture: ") ? String(message.dropFirst(12)) : message
+            default: reason = "the receiver did not send one (\(error.problem))"
+            }
+            return HTTPResponse(status: 404, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"], body: Data("no picture: \(reason)\n".utf8))
+        }
+    }
 
     private func timeline(of index: Int) async -> HTTPResponse {
         guard let session = broadcast.tile(of: index)?.session else { return .text("no session has played on this receiver yet\n", status: 404) }

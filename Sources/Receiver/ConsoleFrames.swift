@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Loading
 import Media
 import MediaValues
@@ -20,6 +21,17 @@ final class ConsoleFrames: Sendable {
         case jpeg(Data)
         /// Why there is none, in a sentence that names no URL or path.
         case none(String)
+
+        /// The answer of a route that serves it: the JPEG, or a 404 saying why there is none.
+        var response: HTTPResponse {
+            switch self {
+            case .jpeg(let data):
+                HTTPResponse(status: 200, headers: ["Content-Type": "image/jpeg", "Cache-Control": "no-store"], body: data)
+            case .none(let reason):
+                HTTPResponse(
+                    status: 404, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"], body: Data("no picture: \(reason)\n".utf8))
+            }
+        }
     }
 
     private struct State {
@@ -58,7 +70,8 @@ final class ConsoleFrames: Sendable {
     }
 
     private let state = Mutex(State())
-    private let fleet: ReceiverFleet
+    /// The fleet's receivers, by the index the console and `GET /picture` name them with.
+    private let receivers: [Receiver]
 
     /// Pictures kept: a 320-pixel JPEG is 5 to 20 kB, so at most about 5 MB.
     static let cacheLimit = 256
@@ -72,13 +85,13 @@ final class ConsoleFrames: Sendable {
     static let segmentByteLimit = 16 << 20
     static let timeout = 10.0
 
-    init(fleet: ReceiverFleet) {
-        self.fleet = fleet
+    init(receivers: [Receiver]) {
+        self.receivers = receivers
     }
 
     /// The picture at receiver `index`'s playhead now.
     func picture(of index: Int, focused: Bool) async -> Picture {
-        let receiver = fleet.receivers[index]
+        let receiver = receivers[index]
         guard let segment = await segmentNow(of: receiver, index: index) else {
             return .none(receiver.core.active == nil ? "no session is playing" : "the segment at the playhead is not known (its playlist could not be read)")
         }
@@ -117,7 +130,7 @@ final class ConsoleFrames: Sendable {
     /// the first picture of the break's last asset's last segment, and primary's segment where it
     /// resumed, at `position`.
     func recordReturn(of index: Int, from eventID: String, resumingAt position: Double) async {
-        let receiver = fleet.receivers[index]
+        let receiver = receivers[index]
         guard let session = receiver.core.current, let plan = session.activeEngineNow?.plan else { return }
         let primary = plan.fetching?.primary ?? probedPrimary(of: session, index: index)
         let assets = plan.breaks.first { $0.eventID == eventID }?.assets ?? []
@@ -145,7 +158,7 @@ final class ConsoleFrames: Sendable {
     /// segment where it was left, and the first segment of the break's first asset. Called as the break
     /// starts; a receiver's breaks are seconds apart at the least, so this adds little to the work.
     func recordTransition(of index: Int, into eventID: String, leaving position: Double) async {
-        let receiver = fleet.receivers[index]
+        let receiver = receivers[index]
         guard let session = receiver.core.current, let plan = session.activeEngineNow?.plan else { return }
         let primary = plan.fetching?.primary ?? probedPrimary(of: session, index: index)
         let asset = await segments(of: AssetKey(eventID: eventID, index: 0), in: plan, session: session, receiver: receiver, index: index)

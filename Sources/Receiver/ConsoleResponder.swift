@@ -54,7 +54,7 @@ struct ConsoleResponder: Sendable {
             guard let transition = back ? console.frames.returnTransition(of: index) : console.frames.transition(of: index) else {
                 return .text("no picture: no switch \(back ? "back to primary" : "into a break") yet\n", status: 404)
             }
-            var response = Self.answer(parts[3].hasSuffix("before.jpg") ? transition.before : transition.after)
+            var response = (parts[3].hasSuffix("before.jpg") ? transition.before : transition.after).response
             // Which break, for a page (or a test) that wants to know which switch the pictures are of.
             response.headers.set("X-Airlab-Event", transition.eventID)
             return response
@@ -67,16 +67,7 @@ struct ConsoleResponder: Sendable {
         guard name.hasSuffix(".jpg"), let index = Int(name.dropLast(4)), console.fleet.receivers.indices.contains(index) else {
             return .text("no picture: frames are /console/frames/N.jpg for a receiver N\n", status: 404)
         }
-        return Self.answer(await console.frames.picture(of: index, focused: focused))
-    }
-
-    private static func answer(_ picture: ConsoleFrames.Picture) -> HTTPResponse {
-        switch picture {
-        case .jpeg(let data):
-            return HTTPResponse(status: 200, headers: ["Content-Type": "image/jpeg", "Cache-Control": "no-store"], body: data)
-        case .none(let reason):
-            return HTTPResponse(status: 404, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"], body: Data("no picture: \(reason)\n".utf8))
-        }
+        return await console.frames.picture(of: index, focused: focused).response
     }
 
     /// The timeline the reports draw, of the session playing or played last.

@@ -24,7 +24,7 @@ public final class FleetConsole: Sendable {
 
     public init(fleet: ReceiverFleet, allowsControl: Bool) {
         self.fleet = fleet
-        frames = ConsoleFrames(fleet: fleet)
+        frames = fleet.frames
         let receivers = fleet.receivers.map { (name: $0.configuration.name, profile: $0.configuration.profile.name, timeScale: $0.configuration.timeScale) }
         broadcast = ConsoleBroadcast(receivers: receivers, allowsControl: allowsControl, showsPictures: true)
         broadcast.whenWatched { [weak self] in self?.sample() }

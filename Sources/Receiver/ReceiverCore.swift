@@ -33,6 +33,9 @@ final class ReceiverCore: Sendable {
     let pairing: ReceiverPairing?
     /// The port of the event channel an AirPlay 2 sender connects to after SETUP, opened at the first.
     private let eventChannel = Mutex<SideChannelServer?>(nil)
+    /// Makes the picture at this receiver's playhead (its fleet's `ConsoleFrames`); nil for a receiver
+    /// outside a fleet.
+    private let pictureSource = Mutex<(@Sendable (_ focused: Bool) async -> ConsoleFrames.Picture)?>(nil)
 
     private struct Sessions {
         var current: PlaybackSession?
@@ -282,6 +285,17 @@ final class ReceiverCore: Sendable {
             server.expect(from: peer, cipher: HAPConnectionCipher(channel: keys), greeting: EventChannelMessage.updateInfo(identity.deviceInfo, sequence: 1))
         }
         return server.port
+    }
+
+    func setPictureSource(_ source: @escaping @Sendable (_ focused: Bool) async -> ConsoleFrames.Picture) {
+        pictureSource.withLock { $0 = source }
+    }
+
+    /// `GET /picture`: the picture at the playhead, made at most once a second (four times for a page's
+    /// tile in focus), as the console's tiles are.
+    func picture(focused: Bool) async -> ConsoleFrames.Picture {
+        guard let source = pictureSource.withLock({ $0 }) else { return .none("this receiver makes no pictures") }
+        return await source(focused)
     }
 
     /// Closes the event channel's connections (RTSP TEARDOWN).

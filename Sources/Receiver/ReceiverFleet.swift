@@ -13,6 +13,8 @@ import Synchronization
 /// and they are published when avahi appears; when it restarts they are published again.
 public final class ReceiverFleet: Sendable {
     public let receivers: [Receiver]
+    /// The pictures at the receivers' playheads, for the console and each receiver's `GET /picture`.
+    let frames: ConsoleFrames
     private let publisher = Mutex<ServicePublisher?>(nil)
     private let log: @Sendable (String) -> Void
 
@@ -31,6 +33,14 @@ public final class ReceiverFleet: Sendable {
         }
         self.receivers = receivers
         self.log = log
+        let frames = ConsoleFrames(receivers: receivers)
+        self.frames = frames
+        for (index, receiver) in receivers.enumerated() {
+            // Weak: the fleet keeps the frames for as long as its receivers serve.
+            receiver.core.setPictureSource { [weak frames] focused in
+                await frames?.picture(of: index, focused: focused) ?? .none("the receiver is stopping")
+            }
+        }
     }
 
     /// Starts every receiver, or none: if one cannot listen, those started are stopped again.

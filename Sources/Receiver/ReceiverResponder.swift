@@ -104,6 +104,7 @@ struct ReceiverResponder: HTTPResponder {
         case .groups, .group: return try await core.groups.respond(to: request)
         case .pairPinStart, .pairSetup, .pairVerify: return try pair(route, request)
         case .pairings, .pairing: return try pairings(route, request)
+        case .picture: return await core.picture(focused: request.query["focus"] != nil).response
         case .feedback: return HTTPResponse(status: 200)
         default:
             // The reads the polling thread answers (`immediateResponse`) reach here only if it did not;

@@ -25,6 +25,9 @@ public enum Route: String, CaseIterable, Sendable {
     case reverse = "/reverse"
     case events = "/events"
     case sessions = "/sessions"
+    /// airlab's receivers: the picture at the playhead as a JPEG (`?focus` for a tile in focus), as the
+    /// live console shows it, so a console of receivers on other hosts shows them too.
+    case picture = "/picture"
     /// `/sessions/ID` and `/sessions/ID/timeline.svg`.
     case session = "/sessions/{id}"
     case metrics = "/metrics"
@@ -36,7 +39,7 @@ public enum Route: String, CaseIterable, Sendable {
     /// The methods the route takes; another is answered 405.
     public var methods: Set<String> {
         switch self {
-        case .serverInfo, .info, .playbackInfo, .events, .sessions, .session, .metrics, .pairings: ["GET"]
+        case .serverInfo, .info, .playbackInfo, .events, .sessions, .session, .metrics, .pairings, .picture: ["GET"]
         case .pairing: ["DELETE"]
         case .groups: ["GET", "POST"]
         case .group: ["GET", "POST", "DELETE"]

@@ -37,13 +37,16 @@ struct RemoteConsoleTests {
                         #expect(stream.snapshot.contains("\"receiver\":\"127.0.0.1:\(unreachable.port)\""))
                         // The daemons' --time-scale 2, from their /server-info, moves their tiles' clocks.
                         #expect(stream.snapshot.contains("\"timeScale\":2"), "\(stream.snapshot.prefix(600))")
-                        #expect(stream.snapshot.contains("\"control\":true") && stream.snapshot.contains("\"pictures\":false"))
+                        #expect(stream.snapshot.contains("\"control\":true") && stream.snapshot.contains("\"pictures\":true"))
 
                         for daemon in [first, second] {
                             let reply = try await HTTPTestClient.send(port: daemon.port, "POST", "/play", json: ["url": media.playlist, "detached": true])
                             try #require(reply.status == 200, "POST /play: \(reply)")
                         }
                         _ = try await stream.tiles(until: 0, isIn: "playing-primary")
+                        // The tile's picture, made by the receiver's own daemon (GET /picture) and passed through.
+                        let playing = try await HTTPTestClient.send(port: console.port, "GET", "/console/frames/0.jpg?focus")
+                        #expect(playing.status == 200 && playing.body.starts(with: [0xFF, 0xD8]), "\(playing.status) \(playing.text.prefix(200))")
                         // A seek across the JUMP ad, through the receiver's own /scrub, is refused with its reason.
                         let refused = try await HTTPTestClient.send(port: console.port, "POST", "/console/receivers/0/control?command=seek&position=11")
                         #expect(refused.status == 403, "\(refused)")
@@ -70,13 +73,13 @@ struct RemoteConsoleTests {
                         let refusedTile = try await stream.tiles { $0["index"] as? Int == 0 && $0["lastRefusal"] is [String: Any] }.last { $0["index"] as? Int == 0 }
                         #expect(((refusedTile?["lastRefusal"] as? [String: Any])?["reason"] as? String ?? "").isEmpty == false)
 
-                        // The focus view's timeline and log, and no pictures.
+                        // The focus view's timeline and log; once the sessions ended, no picture, with the receiver's reason.
                         let timeline = try await HTTPTestClient.send(port: console.port, "GET", "/console/receivers/0/timeline.svg")
                         #expect(timeline.status == 200 && timeline.text.contains("<svg"), "\(timeline)")
                         let log = try await HTTPTestClient.send(port: console.port, "GET", "/console/receivers/0/log")
                         #expect(log.status == 200 && log.text.contains("interstitial-started"), "\(log)")
                         let picture = try await HTTPTestClient.send(port: console.port, "GET", "/console/frames/0.jpg")
-                        #expect(picture.status == 404 && picture.text.hasPrefix("no picture"), "\(picture)")
+                        #expect(picture.status == 404 && picture.text.hasPrefix("no picture: no session is playing"), "\(picture)")
                         // The receiver that cannot be reached is named on stderr, with the reason.
                         #expect(console.stderr.contains("127.0.0.1:\(unreachable.port)"), "\(console.stderr)")
                         #expect(try await HTTPTestClient.send(port: console.port, "GET", "/console").status == 200)

@@ -217,7 +217,7 @@ struct WireVocabularyTests {
         // The switch is exhaustive on purpose: a new route cannot be added without saying how it crosses.
         for route in Route.allCases {
             switch route {
-            case .serverInfo, .info, .playbackInfo, .events, .sessions, .metrics:
+            case .serverInfo, .info, .playbackInfo, .events, .sessions, .metrics, .picture:
                 // No parameters: the path alone.
                 #expect(Route(path: route.path()) == route)
             case .pairPinStart, .pairSetup, .pairVerify, .feedback:
