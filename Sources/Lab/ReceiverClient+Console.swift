@@ -25,11 +25,16 @@ extension ReceiverClient {
 
 extension ReceiverClient {
     /// `GET /picture`: the JPEG of the frame at an airlab receiver's playhead (`focused`: for the tile in
-    /// focus, which may ask more often); `notFound` with the receiver's reason when it has none.
-    public func picture(focused: Bool) async throws(ReceiverError) -> Data {
-        let answer = try await exchange(.get, Route.picture.path() + (focused ? "?focus" : ""))
+    /// focus, which may ask more often), or with `of` (`into-before`, `into-after`, `back-before`,
+    /// `back-after`) one side of its last switch, with the break it is of; `notFound` with the
+    /// receiver's reason when it has none.
+    public func picture(of shot: String? = nil, focused: Bool = false) async throws(ReceiverError) -> (jpeg: Data, eventID: String?) {
+        var query: [String] = []
+        if let shot { query.append("of=\(shot)") }
+        if focused { query.append("focus") }
+        let answer = try await exchange(.get, Route.picture.path() + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
         guard answer.header("Content-Type") == "image/jpeg" else { throw failure(.unreadableAnswer("/picture is not a JPEG")) }
-        return answer.body
+        return (answer.body, answer.header("X-Airlab-Event"))
     }
 }
 

@@ -13,10 +13,10 @@ import SenderProtocol
 /// - `POST /console/receivers/N/control?command=…`: the sender's request for the command, to the
 ///   receiver's own route, so that a refusal is the receiver's 403 and its reason; 403 without
 ///   `--console-control`;
-/// - `GET /console/frames/N.jpg`: the picture at the receiver's playhead, which its own daemon makes
-///   (`GET /picture`, at most once a second, four times for the tile in focus), passed through;
-/// - the pictures either side of a switch (`before.jpg`, `after.jpg`, `return-…`): 404, since a
-///   receiver makes those only while its own daemon's console watches.
+/// - `GET /console/frames/N.jpg` and the focus view's pictures either side of the last switch
+///   (`before.jpg`, `after.jpg`, `return-…`): made by the receiver's own daemon (`GET /picture`, at
+///   most once a second for a tile, four times for the tile in focus; a switch pictured while its
+///   pictures are asked for) and passed through.
 struct RemoteConsoleResponder: HTTPResponder {
     let broadcast: ConsoleBroadcast
     let clients: [ReceiverClient]
@@ -31,30 +31,35 @@ struct RemoteConsoleResponder: HTTPResponder {
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         if let answer = immediateResponse(to: request) { return answer }
         let parts = ConsolePageRoutes.parts(of: request.path)
-        if parts.count == 3, parts[1] == "frames" { return await frame(parts[2], focused: request.query["focus"] != nil) }
+        if parts.count == 3, parts[1] == "frames" {
+            guard parts[2].hasSuffix(".jpg"), let index = Int(parts[2].dropLast(4)), clients.indices.contains(index) else {
+                return .text("no picture: frames are /console/frames/N.jpg for a receiver N\n", status: 404)
+            }
+            return await picture(of: index, shot: nil, focused: request.query["focus"] != nil)
+        }
         guard parts.count == 4, parts[1] == "receivers" else { return .text("no console route \(request.method) \(request.path)\n", status: 404) }
         guard let index = Int(parts[2]), clients.indices.contains(index) else {
             return .text("no receiver \(parts[2]); the console numbers them from 0 to \(clients.count - 1)\n", status: 404)
         }
         switch (parts[3], request.method) {
         case ("timeline.svg", "GET"): return await timeline(of: index)
-        case ("before.jpg", "GET"), ("after.jpg", "GET"), ("return-before.jpg", "GET"), ("return-after.jpg", "GET"): return Self.noPicture
+        case ("before.jpg", "GET"): return await picture(of: index, shot: "into-before")
+        case ("after.jpg", "GET"): return await picture(of: index, shot: "into-after")
+        case ("return-before.jpg", "GET"): return await picture(of: index, shot: "back-before")
+        case ("return-after.jpg", "GET"): return await picture(of: index, shot: "back-after")
         case ("control", "POST"): return await control(index, request.query)
         default: return .text("no console route \(request.method) \(request.path)\n", status: 404)
         }
     }
 
-    static let noPicture = HTTPResponse.text(
-        "no picture: the pictures of a switch are made by the receiver's own daemon's console while it watches\n", status: 404)
-
-    /// The receiver's picture at its playhead, as its `GET /picture` answers; "no picture" with its reason.
-    private func frame(_ name: String, focused: Bool) async -> HTTPResponse {
-        guard name.hasSuffix(".jpg"), let index = Int(name.dropLast(4)), clients.indices.contains(index) else {
-            return .text("no picture: frames are /console/frames/N.jpg for a receiver N\n", status: 404)
-        }
+    /// A picture receiver `index`'s own daemon makes, as its `GET /picture` answers (with the break a
+    /// switch's picture is of); "no picture" with its reason.
+    private func picture(of index: Int, shot: String?, focused: Bool = false) async -> HTTPResponse {
         do throws(ReceiverError) {
-            let jpeg = try await clients[index].picture(focused: focused)
-            return HTTPResponse(status: 200, headers: ["Content-Type": "image/jpeg", "Cache-Control": "no-store"], body: jpeg)
+            let (jpeg, eventID) = try await clients[index].picture(of: shot, focused: focused)
+            var response = HTTPResponse(status: 200, headers: ["Content-Type": "image/jpeg", "Cache-Control": "no-store"], body: jpeg)
+            if let eventID { response.headers.set("X-Airlab-Event", eventID) }
+            return response
         } catch {
             let reason: String
             switch error.problem {

@@ -55,6 +55,12 @@ final class ConsoleFrames: Sendable {
         var returns: [Int: Transition] = [:]
         /// Pictures waiting for one of the `concurrentLimit` places, oldest first.
         var waiting: [CheckedContinuation<Bool, Never>] = []
+        /// When each receiver's picture was last asked for: while it is, its switches are pictured too.
+        var askedAt: [Int: ContinuousClock.Instant] = [:]
+        /// The break each receiver plays or played last before primary came back.
+        var breaksPlaying: [Int: String] = [:]
+        /// Whether something else watches every receiver (the process's console page).
+        var watchedElsewhere: (@Sendable () -> Bool)?
     }
 
     struct AssetKey: Hashable {
@@ -84,6 +90,8 @@ final class ConsoleFrames: Sendable {
     static let width = 320
     static let segmentByteLimit = 16 << 20
     static let timeout = 10.0
+    /// How long after a picture was asked for its receiver counts as watched: a page asks once a second.
+    static let watchWindow = Duration.seconds(5)
 
     init(receivers: [Receiver]) {
         self.receivers = receivers
@@ -92,6 +100,7 @@ final class ConsoleFrames: Sendable {
     /// The picture at receiver `index`'s playhead now.
     func picture(of index: Int, focused: Bool) async -> Picture {
         let receiver = receivers[index]
+        state.withLock { $0.askedAt[index] = .now }
         guard let segment = await segmentNow(of: receiver, index: index) else {
             return .none(receiver.core.active == nil ? "no session is playing" : "the segment at the playhead is not known (its playlist could not be read)")
         }
@@ -113,6 +122,71 @@ final class ConsoleFrames: Sendable {
             guard let made else { return state.shown[index] ?? .none("busy making other pictures") }
             state.shown[index] = made
             return made
+        }
+    }
+
+    /// Which picture a route asks for: the one at the playhead, or one side of the last switch into a
+    /// break or back to primary (`GET /picture?of=into-before|into-after|back-before|back-after`).
+    enum Shot: Sendable, Equatable {
+        case playhead(focused: Bool)
+        case intoBreak(before: Bool)
+        case backToPrimary(before: Bool)
+
+        /// The `of` query's value; nil for one it does not name.
+        init?(query: String?, focused: Bool) {
+            switch query {
+            case nil: self = .playhead(focused: focused)
+            case "into-before": self = .intoBreak(before: true)
+            case "into-after": self = .intoBreak(before: false)
+            case "back-before": self = .backToPrimary(before: true)
+            case "back-after": self = .backToPrimary(before: false)
+            default: return nil
+            }
+        }
+    }
+
+    /// The picture `shot` names of receiver `index`, and the break a switch's picture is of.
+    func picture(_ shot: Shot, of index: Int) async -> (picture: Picture, eventID: String?) {
+        switch shot {
+        case .playhead(let focused):
+            return (await picture(of: index, focused: focused), nil)
+        case .intoBreak(let before), .backToPrimary(let before):
+            state.withLock { $0.askedAt[index] = .now }
+            let into: Bool = if case .intoBreak = shot { true } else { false }
+            guard let switched = into ? transition(of: index) : returnTransition(of: index) else {
+                return (.none("no switch \(into ? "into a break" : "back to primary") has been pictured yet"), nil)
+            }
+            return (before ? switched.before : switched.after, switched.eventID)
+        }
+    }
+
+    /// Counts `also` as a watcher of every receiver (the console's page), besides recent asks.
+    func watchedElsewhere(_ also: @escaping @Sendable () -> Bool) {
+        state.withLock { $0.watchedElsewhere = also }
+    }
+
+    /// Follows receiver `index`'s events for its switches into a break and back, and pictures both
+    /// sides of each while someone watches (a page, or a recent ask for its picture), so that a fleet
+    /// nobody looks at decodes nothing.
+    func observe(_ events: [PlaybackEvent], receiver index: Int) {
+        let (watched, elsewhere) = state.withLock { state in
+            (state.askedAt[index].map { ContinuousClock.now - $0 < Self.watchWindow } ?? false, state.watchedElsewhere)
+        }
+        let seen = watched || (elsewhere?() ?? false)
+        for event in events {
+            switch event.detail {
+            case .interstitialStarted(let place, _):
+                state.withLock { $0.breaksPlaying[index] = place.eventID }
+                if seen { Task { await recordTransition(of: index, into: place.eventID, leaving: event.position) } }
+            case .stateChanged(nil, _) where event.state == .playingPrimary:
+                // Back in primary: the switch out of the break it played, if any.
+                guard let eventID = state.withLock({ $0.breaksPlaying.removeValue(forKey: index) }), seen else { continue }
+                Task { await recordReturn(of: index, from: eventID, resumingAt: event.position) }
+            case .ended:
+                state.withLock { _ = $0.breaksPlaying.removeValue(forKey: index) }
+            default:
+                continue
+            }
         }
     }
 

@@ -28,6 +28,8 @@ public final class FleetConsole: Sendable {
         let receivers = fleet.receivers.map { (name: $0.configuration.name, profile: $0.configuration.profile.name, timeScale: $0.configuration.timeScale) }
         broadcast = ConsoleBroadcast(receivers: receivers, allowsControl: allowsControl, showsPictures: true)
         broadcast.whenWatched { [weak self] in self?.sample() }
+        // A page that watches wants the pictures of each switch, whether or not it has asked for a tile's yet.
+        frames.watchedElsewhere { [weak broadcast] in (broadcast?.listenerCount ?? 0) > 0 }
         for (index, receiver) in fleet.receivers.enumerated() {
             receiver.core.hub.observe { [weak self] events, session in
                 self?.record(events, of: session, receiver: index)
@@ -42,28 +44,8 @@ public final class FleetConsole: Sendable {
     }
 
     private func record(_ events: [PlaybackEvent], of session: ConsoleSession?, receiver index: Int) {
-        // The pictures either side of a switch into a break and back, for the focus view: made only
-        // while a page watches, so that a fleet nobody looks at decodes nothing.
-        let watched = broadcast.record(events, of: session, receiver: index)
-        for event in events {
-            switch event.detail {
-            case .interstitialStarted(let place, _):
-                breaksPlaying.withLock { $0[index] = place.eventID }
-                if watched { Task { [frames] in await frames.recordTransition(of: index, into: place.eventID, leaving: event.position) } }
-            case .stateChanged(nil, _) where event.state == .playingPrimary:
-                // Back in primary: the switch out of the break it played, if any.
-                guard let eventID = breaksPlaying.withLock({ $0.removeValue(forKey: index) }), watched else { continue }
-                Task { [frames] in await frames.recordReturn(of: index, from: eventID, resumingAt: event.position) }
-            case .ended:
-                breaksPlaying.withLock { _ = $0.removeValue(forKey: index) }
-            default:
-                continue
-            }
-        }
+        broadcast.record(events, of: session, receiver: index)
     }
-
-    /// The break each receiver plays or played last before primary came back, by receiver.
-    private let breaksPlaying = Mutex<[Int: String]>([:])
 
     /// How often the figures that move without events (buffer ahead, group sync error) are read.
     static let sampleInterval = 1.0

@@ -35,7 +35,7 @@ final class ReceiverCore: Sendable {
     private let eventChannel = Mutex<SideChannelServer?>(nil)
     /// Makes the picture at this receiver's playhead (its fleet's `ConsoleFrames`); nil for a receiver
     /// outside a fleet.
-    private let pictureSource = Mutex<(@Sendable (_ focused: Bool) async -> ConsoleFrames.Picture)?>(nil)
+    private let pictureSource = Mutex<(@Sendable (ConsoleFrames.Shot) async -> (picture: ConsoleFrames.Picture, eventID: String?))?>(nil)
 
     private struct Sessions {
         var current: PlaybackSession?
@@ -287,15 +287,16 @@ final class ReceiverCore: Sendable {
         return server.port
     }
 
-    func setPictureSource(_ source: @escaping @Sendable (_ focused: Bool) async -> ConsoleFrames.Picture) {
+    func setPictureSource(_ source: @escaping @Sendable (ConsoleFrames.Shot) async -> (picture: ConsoleFrames.Picture, eventID: String?)) {
         pictureSource.withLock { $0 = source }
     }
 
     /// `GET /picture`: the picture at the playhead, made at most once a second (four times for a page's
-    /// tile in focus), as the console's tiles are.
-    func picture(focused: Bool) async -> ConsoleFrames.Picture {
-        guard let source = pictureSource.withLock({ $0 }) else { return .none("this receiver makes no pictures") }
-        return await source(focused)
+    /// tile in focus), as the console's tiles are, or one side of the last switch; with the break a
+    /// switch's picture is of.
+    func picture(_ shot: ConsoleFrames.Shot) async -> (picture: ConsoleFrames.Picture, eventID: String?) {
+        guard let source = pictureSource.withLock({ $0 }) else { return (.none("this receiver makes no pictures"), nil) }
+        return await source(shot)
     }
 
     /// Closes the event channel's connections (RTSP TEARDOWN).

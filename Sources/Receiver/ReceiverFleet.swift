@@ -37,9 +37,10 @@ public final class ReceiverFleet: Sendable {
         self.frames = frames
         for (index, receiver) in receivers.enumerated() {
             // Weak: the fleet keeps the frames for as long as its receivers serve.
-            receiver.core.setPictureSource { [weak frames] focused in
-                await frames?.picture(of: index, focused: focused) ?? .none("the receiver is stopping")
+            receiver.core.setPictureSource { [weak frames] shot in
+                await frames?.picture(shot, of: index) ?? (.none("the receiver is stopping"), nil)
             }
+            receiver.core.hub.observe { [weak frames] events, _ in frames?.observe(events, receiver: index) }
         }
     }
 

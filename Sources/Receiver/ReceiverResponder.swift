@@ -104,7 +104,15 @@ struct ReceiverResponder: HTTPResponder {
         case .groups, .group: return try await core.groups.respond(to: request)
         case .pairPinStart, .pairSetup, .pairVerify: return try pair(route, request)
         case .pairings, .pairing: return try pairings(route, request)
-        case .picture: return await core.picture(focused: request.query["focus"] != nil).response
+        case .picture:
+            guard let shot = ConsoleFrames.Shot(query: request.query["of"], focused: request.query["focus"] != nil) else {
+                throw ProtocolError("of must be into-before, into-after, back-before or back-after (or absent: the playhead)")
+            }
+            let (picture, eventID) = await core.picture(shot)
+            var response = picture.response
+            // Which break a switch's picture is of.
+            if let eventID { response.headers.set("X-Airlab-Event", eventID) }
+            return response
         case .feedback: return HTTPResponse(status: 200)
         default:
             // The reads the polling thread answers (`immediateResponse`) reach here only if it did not;

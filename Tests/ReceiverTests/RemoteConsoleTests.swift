@@ -47,6 +47,14 @@ struct RemoteConsoleTests {
                         // The tile's picture, made by the receiver's own daemon (GET /picture) and passed through.
                         let playing = try await HTTPTestClient.send(port: console.port, "GET", "/console/frames/0.jpg?focus")
                         #expect(playing.status == 200 && playing.body.starts(with: [0xFF, 0xD8]), "\(playing.status) \(playing.text.prefix(200))")
+                        // A page asks for its tile's picture as it plays; while it does, the receiver pictures its switches.
+                        let page = Task {
+                            while !Task.isCancelled {
+                                _ = try? await HTTPTestClient.send(port: console.port, "GET", "/console/frames/0.jpg")
+                                try? await Task.sleep(for: .milliseconds(200))
+                            }
+                        }
+                        defer { page.cancel() }
                         // A seek across the JUMP ad, through the receiver's own /scrub, is refused with its reason.
                         let refused = try await HTTPTestClient.send(port: console.port, "POST", "/console/receivers/0/control?command=seek&position=11")
                         #expect(refused.status == 403, "\(refused)")
@@ -78,6 +86,13 @@ struct RemoteConsoleTests {
                         #expect(timeline.status == 200 && timeline.text.contains("<svg"), "\(timeline)")
                         let log = try await HTTPTestClient.send(port: console.port, "GET", "/console/receivers/0/log")
                         #expect(log.status == 200 && log.text.contains("interstitial-started"), "\(log)")
+                        page.cancel()
+                        // The focus view's pictures either side of the switch into the ad and back, of the ad.
+                        for name in ["before", "after", "return-before", "return-after"] {
+                            let side = try await HTTPTestClient.send(port: console.port, "GET", "/console/receivers/0/\(name).jpg")
+                            #expect(side.status == 200 && side.body.starts(with: [0xFF, 0xD8]), "\(name): \(side.status) \(side.text.prefix(200))")
+                            #expect(side.headers.first { $0.key.lowercased() == "x-airlab-event" }?.value.isEmpty == false, "\(name): \(side.headers)")
+                        }
                         let picture = try await HTTPTestClient.send(port: console.port, "GET", "/console/frames/0.jpg")
                         #expect(picture.status == 404 && picture.text.hasPrefix("no picture: no session is playing"), "\(picture)")
                         // The receiver that cannot be reached is named on stderr, with the reason.
