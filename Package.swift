@@ -184,6 +184,7 @@ let package = Package(
         .executableTarget(name: "fuzz-fault-plan", dependencies: ["FuzzReplay", "Origin"], path: "Fuzz/FaultPlanFuzz"),
         .executableTarget(name: "fuzz-fleet-file", dependencies: ["FuzzReplay", "Receiver", "Profiles"], path: "Fuzz/FleetFileFuzz"),
         .executableTarget(name: "fuzz-receiver-list", dependencies: ["FuzzReplay", "Lab"], path: "Fuzz/ReceiverListFuzz"),
+        .executableTarget(name: "fuzz-console-feed", dependencies: ["Console", "FuzzReplay", "Lab", "SenderProtocol"], path: "Fuzz/ConsoleFeedFuzz"),
         .executableTarget(name: "fuzz-calibration-samples", dependencies: ["Calibration", "FuzzReplay"], path: "Fuzz/CalibrationSamplesFuzz"),
         .executableTarget(name: "fuzz-pairing-messages", dependencies: ["Cryptography", "FuzzReplay", "Pairing"], path: "Fuzz/PairingMessageFuzz"),
         .executableTarget(name: "fuzz-hap-frames", dependencies: ["FuzzReplay", "Pairing"], path: "Fuzz/HAPFrameFuzz"),
@@ -222,7 +223,7 @@ let package = Package(
                 "TestSupport", "fuzz-playlist", "fuzz-asset-list", "fuzz-play-request", "fuzz-set-property", "fuzz-property-list",
                 "fuzz-request-head", "fuzz-segment-probe", "fuzz-segment-analysis", "fuzz-group-scenario", "fuzz-fetch-trace", "fuzz-fault-plan",
                 "fuzz-fleet-file", "fuzz-receiver-list", "fuzz-session-events", "fuzz-calibration-samples", "fuzz-rtsp-heads",
-                "fuzz-pairing-messages", "fuzz-hap-frames", "fuzz-profile", "fuzz-still-picture",
+                "fuzz-pairing-messages", "fuzz-hap-frames", "fuzz-profile", "fuzz-still-picture", "fuzz-console-feed",
             ]),
         /// The libcrypto border, and pairing between airlab's own ends and against pyatv's HAP pieces.
         .testTarget(name: "PairingTests", dependencies: ["Pairing", "Cryptography", "ChildProcess", "TestSupport"], exclude: ["Resources"]),

@@ -173,7 +173,7 @@ public final class RemoteConsole: Sendable {
     }
 
     /// What a receiver's `/playback-info` says of the figures a tile shows between events.
-    static func sample(of info: PlaybackInfo) -> ConsoleTile.Sample {
+    public static func sample(of info: PlaybackInfo) -> ConsoleTile.Sample {
         let ahead = info.loaded.flatMap { loaded in loaded.contains(info.position) ? loaded.upperBound - info.position : nil }
         return ConsoleTile.Sample(bufferAhead: ahead, group: info.groupID, groupSyncError: info.groupSync?.error)
     }
