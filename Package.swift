@@ -31,9 +31,9 @@ let package = Package(
 
         // MARK: - Media
 
-        /// libavformat, libavcodec, libavutil's headers; `shim.h` wraps the macros Swift cannot import.
+        /// libavformat, libavcodec, libavutil and libswscale's headers; `shim.h` wraps the macros Swift cannot import.
         /// Not linked: COnDemand defines the functions Media calls and loads the libraries on first use.
-        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
         /// FFmpeg's, libcurl's, libmicrohttpd's and libcrypto's functions, forwarded to the libraries it opens
         /// the first time one is called, so that a process that never demuxes, fetches, serves or pairs
         /// (`airlab --help`, `playlist inspect` of a file) never loads them and the libraries they bring.

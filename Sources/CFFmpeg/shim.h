@@ -14,6 +14,7 @@
 #include <libavutil/pixdesc.h>
 #include <libavutil/dict.h>
 #include <libavutil/crc.h>
+#include <libswscale/swscale.h>
 
 static inline int CFFmpeg_AVERROR(int posixError) { return AVERROR(posixError); }
 static inline int CFFmpeg_AVERROR_EOF(void) { return AVERROR_EOF; }

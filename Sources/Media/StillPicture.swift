@@ -3,8 +3,8 @@ import COnDemand
 import Foundation
 import MediaValues
 
-/// A segment's picture: its first video frame, decoded with libavcodec, made small and encoded as JPEG
-/// with libavcodec's own MJPEG encoder. What the console shows of a receiver's screen, and what a
+/// A segment's picture: its first video frame, decoded with libavcodec, made small by libswscale and
+/// encoded as JPEG with libavcodec's own MJPEG encoder. What the console shows of a receiver's screen, and what a
 /// report shows at a transition.
 ///
 /// Bytes from outside go through the same door as probing (`FFmpegDemuxer.withOpenedInput`: accepted
@@ -106,16 +106,14 @@ final class PictureFrame {
         return decoded
     }
 
-    /// A copy at most `width` wide keeping the aspect ratio, full-range 4:2:0 as the JPEG encoder takes it.
-    ///
-    /// Sampled nearest-neighbour from 8-bit planar 4:2:0, which is what the H.264 and HEVC streams HLS
-    /// carries decode to; limited-range levels are stretched to full range on the way.
+    /// A copy at most `width` wide keeping the aspect ratio, full-range 4:2:0 as the JPEG encoder takes it,
+    /// made by libswscale from whatever the decoder gave (8- or 10-bit, 4:2:0 to 4:4:4, limited or full
+    /// range), bilinear.
     func scaled(toWidth requested: Int, input: String) throws(MediaError) -> PictureFrame {
-        let format = AVPixelFormat(frame.pointee.format)
-        guard format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P else {
-            let name = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown"
-            throw MediaError(input: input, reason: .notMedia(detail: "its pictures are \(name), which the console does not draw"))
+        if let failure = COnDemand_swscaleFailure() {
+            throw MediaError(input: input, reason: .ffmpeg(code: CFFmpeg_AVERROR(ENOSYS), message: String(cString: failure)))
         }
+        let format = AVPixelFormat(frame.pointee.format)
         let sourceWidth = Int(frame.pointee.width), sourceHeight = Int(frame.pointee.height)
         guard sourceWidth > 0, sourceHeight > 0 else { throw MediaError(input: input, reason: .notMedia(detail: "a picture without size")) }
         let width = max(2, min(requested, sourceWidth) & ~1)
@@ -125,33 +123,16 @@ final class PictureFrame {
         target.frame.pointee.height = Int32(height)
         target.frame.pointee.format = AV_PIX_FMT_YUVJ420P.rawValue
         guard av_frame_get_buffer(target.frame, 0) >= 0 else { throw MediaError(input: input, reason: .ffmpeg(code: CFFmpeg_AVERROR(ENOMEM), message: "out of memory")) }
-        let limited = format == AV_PIX_FMT_YUV420P && frame.pointee.color_range != AVCOL_RANGE_JPEG
-        for plane in 0..<3 {
-            let chroma = plane > 0
-            let (w, h) = chroma ? (width / 2, height / 2) : (width, height)
-            let (sw, sh) = chroma ? ((sourceWidth + 1) / 2, (sourceHeight + 1) / 2) : (sourceWidth, sourceHeight)
-            let (source, sourceStride) = Self.plane(plane, of: frame)
-            let (destination, destinationStride) = Self.plane(plane, of: target.frame)
-            guard let source, let destination, sourceStride > 0, destinationStride > 0 else {
-                throw MediaError(input: input, reason: .notMedia(detail: "a picture without its planes"))
-            }
-            for y in 0..<h {
-                let row = source + (y * sh / h) * sourceStride
-                let out = destination + y * destinationStride
-                for x in 0..<w {
-                    let value = Int(row[x * sw / w])
-                    out[x] = UInt8(clamping: limited ? (chroma ? (value - 128) * 255 / 224 + 128 : (value - 16) * 255 / 219) : value)
-                }
-            }
+        guard let scaler = sws_getContext(
+            Int32(sourceWidth), Int32(sourceHeight), format, Int32(width), Int32(height), AV_PIX_FMT_YUVJ420P, SWS_BILINEAR, nil, nil, nil)
+        else {
+            let name = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "unknown"
+            throw MediaError(input: input, reason: .notMedia(detail: "its pictures are \(name), which libswscale does not convert"))
         }
+        defer { sws_freeContext(scaler) }
+        let scaled = sws_scale_frame(scaler, target.frame, frame)
+        guard scaled >= 0 else { throw MediaError(input: input, reason: .ffmpeg(code: scaled, message: FFmpegFailure.message(scaled))) }
         return target
-    }
-
-    /// Plane `index` of `frame` and its line size: `AVFrame`'s arrays come into Swift as tuples.
-    private static func plane(_ index: Int, of frame: UnsafeMutablePointer<AVFrame>) -> (UnsafeMutablePointer<UInt8>?, Int) {
-        let data = withUnsafeBytes(of: frame.pointee.data) { $0.load(fromByteOffset: index * MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride, as: UnsafeMutablePointer<UInt8>?.self) }
-        let stride = withUnsafeBytes(of: frame.pointee.linesize) { $0.load(fromByteOffset: index * MemoryLayout<Int32>.stride, as: Int32.self) }
-        return (data, Int(stride))
     }
 
     /// The frame as a baseline JPEG, by libavcodec's MJPEG encoder.

@@ -29,6 +29,13 @@ struct StillPictureTests {
         }
     }
 
+    @Test("A 10-bit segment gives a picture too: libswscale converts whatever the decoder gives")
+    func tenBit() async throws {
+        let bytes = try Data(contentsOf: try await TestMedia.file(.tenBit))
+        let jpeg = try await StillPicture.jpeg(of: bytes, input: "10bit.ts", width: 160, timeout: 10)
+        #expect(jpeg.starts(with: [0xFF, 0xD8]) && jpeg.suffix(2) == Data([0xFF, 0xD9]))
+    }
+
     @Test("Bytes that are no picture are an error, never a crash", arguments: [
         Data(), Data(repeating: 0x47, count: 188 * 20), Data("#EXTM3U\n".utf8), Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }),
     ])
