@@ -75,9 +75,11 @@ public enum ConsolePage {
         .figures { font-size: .75rem; opacity: .8; }
         .rules span { border: 1px solid currentColor; border-radius: .2rem; padding: 0 .2rem; margin-right: .2rem; }
         #focus img { max-width: 100%; background: white; }
+        /* Sizes fixed before the pictures load, so that nothing below them (the controls) moves when they do. */
+        #focus-timeline { width: 100%; height: 5rem; object-fit: contain; }
         #transition, #return { display: flex; gap: .5rem; }
         #transition figure, #return figure { flex: 1; margin: 0; }
-        #transition img, #return img { width: 100%; background: #111; }
+        #transition img, #return img { width: 100%; aspect-ratio: 16 / 9; object-fit: contain; background: #111; }
         #focus-log { font-size: .8rem; max-height: 20rem; overflow: auto; }
         #control-result { min-height: 1.2em; }
         @media (max-width: 40rem) { #grid { grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr)); } }

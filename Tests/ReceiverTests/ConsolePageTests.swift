@@ -70,8 +70,13 @@ struct ConsolePageTests {
                 try #require(reply.status == 200, "POST /play: \(reply)")
                 try await Self.until(page, "document.querySelector('.tile[data-index=\"0\"]').dataset.state === 'playing-primary'")
 
-                // The field holds 0: clicked, its 0 deleted, 11 typed; then the Seek button clicked.
-                try await page.click("#seek-to")
+                // The field holds 0: clicked until it has the focus (a click is aimed where the field is
+                // when it is sent), its 0 deleted, 11 typed; then the Seek button clicked.
+                for _ in 0..<20 {
+                    try await page.click("#seek-to")
+                    if try await page.evaluate("document.activeElement && document.activeElement.id === 'seek-to'") as? Bool == true { break }
+                }
+                try await page.press(key: "End", code: "End", keyCode: 35)
                 try await page.press(key: "Backspace", code: "Backspace", keyCode: 8)
                 try await page.type("11")
                 #expect(try await page.evaluate("document.getElementById('seek-to').value") as? String == "11")
