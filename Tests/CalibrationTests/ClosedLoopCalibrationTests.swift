@@ -18,10 +18,10 @@ struct ClosedLoopCalibrationTests {
 
     /// An AirPlay 1 receiver, held to the tolerance; and an Apple TV that takes the cast over AirPlay 2
     /// (paired, encrypted, started paused until `/rate`), as the calibration of a real one would, which
-    /// must measure every switch but is not held to the tolerance here: in this suite its polls cross
-    /// two relays on loop threads that every test's servers share, and a loaded run (CI run 34, load 14)
-    /// moved one switch by 58 ms. On a machine of its own every AirPlay 2 profile comes back within
-    /// it (docs/calibrate.md).
+    /// must measure every switch but is not held to the tolerance here: each of its polls waits for two
+    /// more threads' turns (the sender's relay and the receiver's), and under the parallel suite (CI run
+    /// 34, load 14) that moved one switch by 58 ms. On a quiet machine every AirPlay 2 profile comes back
+    /// within it (docs/calibrate.md).
     @Test(
         "Start-up, seeks and each dimension's switches come back from the polls as the receiver played them, on either AirPlay path",
         arguments: [("smart-tv-high", "airplay1", true), ("apple-tv-4k", "airplay2", false)])
