@@ -1,7 +1,6 @@
 import Foundation
 import Pairing
 import SenderProtocol
-import Transport
 
 /// Pairing with an AirPlay 2 receiver from the sender's side (`airlab pair`): HomeKit pair-setup with
 /// the PIN the receiver shows, every message on one kept connection (the receiver holds the exchange
@@ -10,7 +9,7 @@ extension ReceiverClient {
     /// Pairs with `pin` as the sender `pairings` holds, and stores the receiver's credential there
     /// under `deviceID` (its `deviceid`).
     public func pair(pin: String, as pairings: SenderPairings, deviceID: String) async throws(ReceiverError) -> SenderPairings.Credential {
-        let connection = ConnectionPool()
+        let connection = ReceiverConnection()
         defer { connection.close() }
         _ = try await pairingExchange(.pairPinStart, body: [], hkp: "3", on: connection)
         var client: PairSetupClient
@@ -19,46 +18,43 @@ extension ReceiverClient {
         } catch {
             throw failure(.pairingFailed("\(error)"))
         }
-        var request: [UInt8]? = client.start()
-        while let body = request {
-            let answer = try await pairingExchange(.pairSetup, body: body, hkp: "3", on: connection)
-            let step = client.handle(answer)
-            switch step.outcome {
-            case .continuing:
-                request = step.request
-            case .failed(let pairingFailure):
-                throw failure(.pairingFailed(pairingFailure.description))
-            case .finished(let result):
-                guard let accessory = result.peer else { throw failure(.pairingFailed("pair-setup ended without the receiver's key")) }
-                let credential = SenderPairings.Credential(receiver: deviceID, accessory: accessory, pairedAt: Date())
-                do {
-                    try pairings.store(credential)
-                } catch {
-                    throw failure(.pairingFailed("paired, but the credential cannot be stored: \(error)"))
-                }
-                return credential
-            }
+        let result = try await runPairing(.pairSetup, start: client.start(), hkp: "3", on: connection) { answer in client.handle(answer) }
+        guard let accessory = result.peer else { throw failure(.pairingFailed("pair-setup ended without the receiver's key")) }
+        let credential = SenderPairings.Credential(receiver: deviceID, accessory: accessory, pairedAt: Date())
+        do {
+            try pairings.store(credential)
+        } catch {
+            throw failure(.pairingFailed("paired, but the credential cannot be stored: \(error)"))
         }
-        throw failure(.pairingFailed("pair-setup ended before the receiver sent its key"))
+        return credential
     }
 
-    /// One pairing message: a TLV8 body posted on the kept connection, the answer's body.
+    /// Posts one exchange's messages (pair-setup or pair-verify) on `connection` until it finishes,
+    /// fails, or stops without a result.
+    func runPairing(
+        _ route: Route, start: [UInt8], hkp: String, on connection: ReceiverConnection,
+        next: ([UInt8]) -> (request: [UInt8]?, outcome: PairingOutcome)
+    ) async throws(ReceiverError) -> PairingResult {
+        var request: [UInt8]? = start
+        while let body = request {
+            let step = next(try await pairingExchange(route, body: body, hkp: hkp, on: connection))
+            switch step.outcome {
+            case .continuing: request = step.request
+            case .failed(let pairingFailure): throw failure(.pairingFailed(pairingFailure.description))
+            case .finished(let result): return result
+            }
+        }
+        throw failure(.pairingFailed("\(route.rawValue) ended before the receiver finished it"))
+    }
+
+    /// One pairing message: a TLV8 body posted on the kept connection (the receiver holds an exchange
+    /// per connection), the answer's body.
     ///
     /// - Parameter hkp: `X-Apple-HKP`, as Apple's senders and pyatv send it: 3 for HomeKit pairing with
     ///   a PIN and pair-verify, 4 for transient pairing.
-    func pairingExchange(_ route: Route, body: [UInt8], hkp: String, on connection: ConnectionPool) async throws(ReceiverError) -> [UInt8] {
-        var request = request(.post, route.path(), wait: timeout)
-        request.body = Data(body)
-        request.headers.append(("Content-Type", "application/octet-stream"))
-        request.headers.append(("X-Apple-HKP", hkp))
-        request.pool = connection
-        request.reusesConnection = true
-        let result = await TransferLoop.shared.fetch(request)
-        if let error = result.error {
-            throw failure(Self.problem(error, during: "POST \(route.rawValue)"))
-        }
-        let answer = ReceiverAnswer(status: result.status ?? 0, headers: result.headers.map { ($0.name, $0.value) }, body: result.body ?? Data())
-        try check(answer)
+    func pairingExchange(_ route: Route, body: [UInt8], hkp: String, on connection: ReceiverConnection) async throws(ReceiverError) -> [UInt8] {
+        let answer = try await exchange(
+            .post, route.path(), body: Data(body), type: "application/octet-stream", headers: [("X-Apple-HKP", hkp)], on: connection)
         return [UInt8](answer.body)
     }
 }

@@ -104,9 +104,9 @@ public final class ReceiverConnection: Sendable {
         do throws(ReceiverError) {
             let result: PairingResult
             if let credential {
-                result = try await client.verify(credential, on: connection.pool)
+                result = try await client.verify(credential, on: connection)
             } else {
-                result = try await client.pairTransiently(on: connection.pool)
+                result = try await client.pairTransiently(on: connection)
             }
             let events: HAPChannel
             do {
@@ -184,7 +184,7 @@ extension ReceiverClient {
     var streamSession: String { "airlab" }
 
     /// Transient pair-setup (M1 to M4 with the fixed PIN): the SRP key becomes the session's secret.
-    func pairTransiently(on pool: ConnectionPool) async throws(ReceiverError) -> PairingResult {
+    func pairTransiently(on connection: ReceiverConnection) async throws(ReceiverError) -> PairingResult {
         var client: PairSetupClient
         do {
             let identity = try pairings?.identity ?? PairingIdentity.ephemeral(identifier: "airlab")
@@ -192,11 +192,11 @@ extension ReceiverClient {
         } catch {
             throw failure(.pairingFailed("\(error)"))
         }
-        return try await runPairing(.pairSetup, start: client.start(), hkp: "4", on: pool) { answer in client.handle(answer) }
+        return try await runPairing(.pairSetup, start: client.start(), hkp: "4", on: connection) { answer in client.handle(answer) }
     }
 
     /// Pair-verify against the receiver `airlab pair` stored: the X25519 secret becomes the session's.
-    func verify(_ credential: SenderPairings.Credential, on pool: ConnectionPool) async throws(ReceiverError) -> PairingResult {
+    func verify(_ credential: SenderPairings.Credential, on connection: ReceiverConnection) async throws(ReceiverError) -> PairingResult {
         guard let pairings else { throw failure(.pairingFailed("no pairings to verify with")) }
         var client: PairVerifyClient
         do {
@@ -204,24 +204,7 @@ extension ReceiverClient {
         } catch {
             throw failure(.pairingFailed("\(error)"))
         }
-        return try await runPairing(.pairVerify, start: client.start(), hkp: "3", on: pool) { answer in client.handle(answer) }
-    }
-
-    /// Posts one exchange's messages until it finishes, fails, or stops without a result.
-    private func runPairing(
-        _ route: Route, start: [UInt8], hkp: String, on pool: ConnectionPool,
-        next: ([UInt8]) -> (request: [UInt8]?, outcome: PairingOutcome)
-    ) async throws(ReceiverError) -> PairingResult {
-        var request: [UInt8]? = start
-        while let body = request {
-            let step = next(try await pairingExchange(route, body: body, hkp: hkp, on: pool))
-            switch step.outcome {
-            case .continuing: request = step.request
-            case .failed(let pairingFailure): throw failure(.pairingFailed(pairingFailure.description))
-            case .finished(let result): return result
-            }
-        }
-        throw failure(.pairingFailed("\(route.rawValue) ended before the receiver finished it"))
+        return try await runPairing(.pairVerify, start: client.start(), hkp: "3", on: connection) { answer in client.handle(answer) }
     }
 
     /// RTSP `SETUP` for a cast by URL (no streams): the port of the receiver's event channel.
