@@ -1,5 +1,6 @@
 /// A receiver a sender can cast to, with what it is known to be.
 import Profiles
+import SenderProtocol
 import Sessions
 
 public struct Receiver: Sendable, Hashable {
@@ -46,6 +47,19 @@ public struct Receiver: Sendable, Hashable {
         // pairing, which needs no PIN shown, is enough.
         case .airPlay2: return flags & (0x200 | 0x8) != 0 ? .pin : .transient
         }
+    }
+
+    /// This receiver with what its `/server-info` says added where nothing was known: its name,
+    /// profile, model, device ID, features (the AirPlay path it takes) and an airlab receiver's time scale.
+    public func filled(from info: ServerInfo) -> Receiver {
+        var receiver = self
+        receiver.name = name ?? info.name
+        receiver.profile = profile ?? info.profile
+        receiver.model = model ?? info.model
+        receiver.deviceID = deviceID ?? info.deviceID
+        receiver.features = features ?? info.features.map(AirPlayFeatures.init(rawValue:))
+        receiver.timeScale = timeScale ?? info.timeScale
+        return receiver
     }
 
     /// How messages name it: `receiver "Living Room" (10.0.0.5:7000)`, or `receiver 10.0.0.5:7000`.

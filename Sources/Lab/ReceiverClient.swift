@@ -1,7 +1,6 @@
 import Foundation
 import Pairing
 import Playback
-import Profiles
 import SenderProtocol
 import Sessions
 import Transport
@@ -102,18 +101,12 @@ public struct ReceiverClient: Sendable {
 
     // MARK: - Observing
 
-    /// This client with what the receiver's `/server-info` says it is added to what was known (its
-    /// name, profile, device ID, time scale and features: the AirPlay path it takes); unchanged when it
-    /// does not answer.
+    /// This client with what the receiver's `/server-info` says it is added to what was known
+    /// (`Receiver.filled(from:)`); unchanged when it does not answer.
     public func identified() async -> ReceiverClient {
         guard let info = try? await serverInfo() else { return self }
         var client = self
-        client.receiver.name = receiver.name ?? info.name
-        client.receiver.profile = receiver.profile ?? info.profile
-        client.receiver.model = receiver.model ?? info.model
-        client.receiver.deviceID = receiver.deviceID ?? info.deviceID
-        client.receiver.features = receiver.features ?? info.features.map(AirPlayFeatures.init(rawValue:))
-        client.receiver.timeScale = receiver.timeScale ?? info.timeScale
+        client.receiver = receiver.filled(from: info)
         return client
     }
 

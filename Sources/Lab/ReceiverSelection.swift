@@ -1,6 +1,5 @@
 import Discovery
 import Foundation
-import Profiles
 
 /// Which receivers a lab run uses: every airlab receiver on mDNS, names looked up there, and
 /// `HOST:PORT` addresses (used as they are), from `--receivers` and receivers files.
@@ -59,12 +58,7 @@ public struct ReceiverSelection: Sendable {
                     guard await slots.acquire(address.host) else { return nil }
                     let info = try? await ReceiverClient(Receiver(address: address), timeout: 5).serverInfo()
                     await slots.release(address.host)
-                    guard let info else { return nil }
-                    var receiver = Receiver(
-                        name: info.name, address: address, profile: info.profile, model: info.model, deviceID: info.deviceID,
-                        features: info.features.map(AirPlayFeatures.init(rawValue:)))
-                    receiver.timeScale = info.timeScale
-                    return receiver
+                    return info.map(Receiver(address: address).filled(from:))
                 }
             }
             var known: [ReceiverAddress: Receiver] = [:]
