@@ -34,7 +34,7 @@ extension ReceiverClient {
         if focused { query.append("focus") }
         let answer = try await exchange(.get, Route.picture.path() + (query.isEmpty ? "" : "?" + query.joined(separator: "&")))
         guard answer.header("Content-Type") == "image/jpeg" else { throw failure(.unreadableAnswer("/picture is not a JPEG")) }
-        return (answer.body, answer.header("X-Airlab-Event"))
+        return (answer.body, answer.header(SenderEvent.eventHeader))
     }
 }
 

@@ -57,16 +57,14 @@ struct RemoteConsoleResponder: HTTPResponder {
     private func picture(of index: Int, shot: String?, focused: Bool = false) async -> HTTPResponse {
         do throws(ReceiverError) {
             let (jpeg, eventID) = try await clients[index].picture(of: shot, focused: focused)
-            var response = HTTPResponse(status: 200, headers: ["Content-Type": "image/jpeg", "Cache-Control": "no-store"], body: jpeg)
-            if let eventID { response.headers.set("X-Airlab-Event", eventID) }
-            return response
+            return ConsolePicture.jpeg(jpeg, of: eventID)
         } catch {
             let reason: String
             switch error.problem {
             case .notFound(let message): reason = message.hasPrefix("no picture: ") ? String(message.dropFirst(12)) : message
             default: reason = "the receiver did not send one (\(error.problem))"
             }
-            return HTTPResponse(status: 404, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"], body: Data("no picture: \(reason)\n".utf8))
+            return ConsolePicture.none(reason)
         }
     }
 

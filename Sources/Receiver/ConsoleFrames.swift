@@ -1,3 +1,4 @@
+import ConsoleStream
 import Foundation
 import HTTP
 import Loading
@@ -22,14 +23,12 @@ final class ConsoleFrames: Sendable {
         /// Why there is none, in a sentence that names no URL or path.
         case none(String)
 
-        /// The answer of a route that serves it: the JPEG, or a 404 saying why there is none.
-        var response: HTTPResponse {
+        /// The answer of a route that serves it (`ConsolePicture`): the JPEG, with the break a switch's
+        /// picture is of, or a 404 saying why there is none.
+        func response(of eventID: String? = nil) -> HTTPResponse {
             switch self {
-            case .jpeg(let data):
-                HTTPResponse(status: 200, headers: ["Content-Type": "image/jpeg", "Cache-Control": "no-store"], body: data)
-            case .none(let reason):
-                HTTPResponse(
-                    status: 404, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"], body: Data("no picture: \(reason)\n".utf8))
+            case .jpeg(let data): ConsolePicture.jpeg(data, of: eventID)
+            case .none(let reason): ConsolePicture.none(reason)
             }
         }
     }

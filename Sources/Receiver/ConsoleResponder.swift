@@ -54,10 +54,8 @@ struct ConsoleResponder: Sendable {
             guard let transition = back ? console.frames.returnTransition(of: index) : console.frames.transition(of: index) else {
                 return .text("no picture: no switch \(back ? "back to primary" : "into a break") yet\n", status: 404)
             }
-            var response = (parts[3].hasSuffix("before.jpg") ? transition.before : transition.after).response
-            // Which break, for a page (or a test) that wants to know which switch the pictures are of.
-            response.headers.set("X-Airlab-Event", transition.eventID)
-            return response
+            // Named by its break, for a page (or a test) that wants to know which switch the pictures are of.
+            return (parts[3].hasSuffix("before.jpg") ? transition.before : transition.after).response(of: transition.eventID)
         case ("control", "POST"): return await control(index, request.query)
         default: return .text("no console route \(request.method) \(request.path)\n", status: 404)
         }
@@ -67,7 +65,7 @@ struct ConsoleResponder: Sendable {
         guard name.hasSuffix(".jpg"), let index = Int(name.dropLast(4)), console.fleet.receivers.indices.contains(index) else {
             return .text("no picture: frames are /console/frames/N.jpg for a receiver N\n", status: 404)
         }
-        return await console.frames.picture(of: index, focused: focused).response
+        return await console.frames.picture(of: index, focused: focused).response()
     }
 
     /// The timeline the reports draw, of the session playing or played last.

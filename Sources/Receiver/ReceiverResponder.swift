@@ -109,10 +109,7 @@ struct ReceiverResponder: HTTPResponder {
                 throw ProtocolError("of must be into-before, into-after, back-before or back-after (or absent: the playhead)")
             }
             let (picture, eventID) = await core.picture(shot)
-            var response = picture.response
-            // Which break a switch's picture is of.
-            if let eventID { response.headers.set("X-Airlab-Event", eventID) }
-            return response
+            return picture.response(of: eventID)
         case .feedback: return HTTPResponse(status: 200)
         default:
             // The reads the polling thread answers (`immediateResponse`) reach here only if it did not;
