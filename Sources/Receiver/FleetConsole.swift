@@ -19,20 +19,19 @@ public final class FleetConsole: Sendable {
     public let broadcast: ConsoleBroadcast
     /// `--console-control`: the page's controls reach the receivers; without it they answer 403.
     public var allowsControl: Bool { broadcast.allowsControl }
-    /// The tiles' pictures.
-    let frames: ConsoleFrames
+    /// The tiles' pictures: the fleet's, which each receiver's `GET /picture` also makes.
+    var frames: ConsoleFrames { fleet.frames }
 
     public init(fleet: ReceiverFleet, allowsControl: Bool) {
         self.fleet = fleet
-        frames = fleet.frames
         let receivers = fleet.receivers.map { (name: $0.configuration.name, profile: $0.configuration.profile.name, timeScale: $0.configuration.timeScale) }
         broadcast = ConsoleBroadcast(receivers: receivers, allowsControl: allowsControl, showsPictures: true)
         broadcast.whenWatched { [weak self] in self?.sample() }
         // A page that watches wants the pictures of each switch, whether or not it has asked for a tile's yet.
-        frames.watchedElsewhere { [weak broadcast] in (broadcast?.listenerCount ?? 0) > 0 }
+        fleet.frames.watchedElsewhere { [weak broadcast] in (broadcast?.listenerCount ?? 0) > 0 }
         for (index, receiver) in fleet.receivers.enumerated() {
-            receiver.core.hub.observe { [weak self] events, session in
-                self?.record(events, of: session, receiver: index)
+            receiver.core.hub.observe { [weak broadcast] events, session in
+                broadcast?.record(events, of: session, receiver: index)
             }
         }
     }
@@ -41,10 +40,6 @@ public final class FleetConsole: Sendable {
     /// each its own; the first one set guards the console).
     var password: String? {
         fleet.receivers.lazy.compactMap(\.configuration.password).first
-    }
-
-    private func record(_ events: [PlaybackEvent], of session: ConsoleSession?, receiver index: Int) {
-        broadcast.record(events, of: session, receiver: index)
     }
 
     /// How often the figures that move without events (buffer ahead, group sync error) are read.
