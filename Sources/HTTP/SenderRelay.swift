@@ -100,7 +100,8 @@ public final class SenderRelay: @unchecked Sendable {
 enum LocalSocketOwner {
     /// The uid owning the socket 127.0.0.1:`port` connected to 127.0.0.1:`remote`; nil when none is listed.
     static func uid(ofLoopbackPort port: UInt16, connectedTo remote: UInt16) -> uid_t? {
-        // Read to its end: procfs files report a size of 0, which Foundation's readers trust.
+        // Read to its end: procfs files report a size of 0, and Foundation's readers then stop after
+        // their first read, about 4 KB, where a busy machine's table runs to many times that.
         let descriptor = open("/proc/net/tcp", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { Glibc.close(descriptor) }
