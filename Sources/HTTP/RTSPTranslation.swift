@@ -144,16 +144,26 @@ public struct RTSPTranslation: Sendable {
             return nil
         }
         let lines = lines(of: head)
+        let (length, sequence) = try framing(of: lines)
+        guard buffer.count - end >= length else { return nil }
+        buffer.removeFirst(end + length)
+        // The method and target, at most 200 characters of them.
+        let target = String(lines[0].split(separator: " ").prefix(2).joined(separator: " ").prefix(200))
+        return (sequence, target)
+    }
+
+    /// What a request's head says of its framing: its body's length (`Content-Length`; never
+    /// `Transfer-Encoding`, which an AirPlay connection does not use) and its `CSeq` when that is a number.
+    private static func framing(of lines: [String]) throws(Failure) -> (bodyLength: Int, sequence: String?) {
+        if header("transfer-encoding", in: lines) != nil {
+            throw Failure(description: "a request with Transfer-Encoding, which an AirPlay connection does not use")
+        }
         var length = 0
         if let text = header("content-length", in: lines) {
             guard text.count <= 12, let value = Int(text), value >= 0 else { throw Failure(description: "Content-Length '\(text)' is not a byte count") }
             length = value
         }
-        guard buffer.count - end >= length else { return nil }
-        buffer.removeFirst(end + length)
-        // The method and target, at most 200 characters of them.
-        let target = String(lines[0].split(separator: " ").prefix(2).joined(separator: " ").prefix(200))
-        return (header("cseq", in: lines).flatMap { $0.count <= 10 && $0.allSatisfy(\.isNumber) ? $0 : nil }, target)
+        return (length, header("cseq", in: lines).flatMap { $0.count <= 10 && $0.allSatisfy(\.isNumber) ? $0 : nil })
     }
 
     // MARK: - Framing
@@ -195,15 +205,7 @@ public struct RTSPTranslation: Sendable {
             throw Failure(description: "a request line that is not METHOD TARGET VERSION")
         }
         let method = String(parts[0])
-        if header("transfer-encoding", in: lines) != nil {
-            throw Failure(description: "a request with Transfer-Encoding, which an AirPlay connection does not use")
-        }
-        var length = 0
-        if let text = header("content-length", in: lines) {
-            guard text.count <= 12, let value = Int(text), value >= 0 else { throw Failure(description: "Content-Length '\(text)' is not a byte count") }
-            length = value
-        }
-        let sequence = header("cseq", in: lines).flatMap { $0.count <= 10 && $0.allSatisfy(\.isNumber) ? $0 : nil }
+        let (length, sequence) = try framing(of: lines)
         if side == .sender {
             guard parts[2] == "HTTP/1.1", let sequence else {
                 return (head, Request(protocolKind: .http(head: method == "HEAD"), bodyLength: length))
