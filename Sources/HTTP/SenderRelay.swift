@@ -137,8 +137,10 @@ public final class HeldConnection: @unchecked Sendable {
     // The thread's own.
     private var cipher: (any ConnectionCipher)?
     private var received: [UInt8] = []
-    /// The receiver's requests so far, by method and target, for whoever wants to know what the channel carried.
+    /// The receiver's last requests, by method and target, for whoever wants to know what the channel
+    /// carried: at most `keptRequests`, so a receiver that sends without end costs no more.
     private let requests = Mutex<[String]>([])
+    static let keptRequests = 64
     private var key: UInt64 = 0
     private var closed = false
 
@@ -152,7 +154,7 @@ public final class HeldConnection: @unchecked Sendable {
         }
     }
 
-    /// The requests the receiver has sent on the channel so far: `POST /command`.
+    /// The last requests the receiver has sent on the channel (`POST /command`), at most `keptRequests`.
     public var receivedRequests: [String] { requests.withLock { $0 } }
 
     public func close() {
@@ -170,7 +172,10 @@ public final class HeldConnection: @unchecked Sendable {
         do {
             received += try opening.open(Array(buffer[..<count]))
             while let request = try RTSPTranslation.takeRequest(from: &received) {
-                requests.withLock { $0.append(request.target) }
+                requests.withLock { kept in
+                    if kept.count == Self.keptRequests { kept.removeFirst() }
+                    kept.append(request.target)
+                }
                 let sealed = try opening.seal(EventChannelAcknowledgement.bytes(sequence: request.sequence))
                 _ = sealed.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             }
