@@ -15,14 +15,16 @@ struct ProfileCommandTests {
         #expect(text.status == 0, "stderr: \(text.stderr)")
         let lines = text.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix("NAME") == true && lines.first?.contains("ASSUMED") == true)
-        #expect(lines.contains { $0.hasPrefix("apple-tv-4k ") && $0.contains(" 3 ") })
+        let version = try ShippedProfiles.version("apple-tv-4k")
+        #expect(lines.contains { $0.hasPrefix("apple-tv-4k ") && $0.contains(" \(version) ") })
         #expect(lines.contains { $0.hasPrefix("samsung-tizen-tv ") })
         #expect(lines.count == 15)
 
         let listed = try #require(try json(try await BlockingWork.airlab(["profile", "list", "--json"])) as? [[String: Any]])
         #expect(listed.count == 14)
         let roku = try #require(listed.first { $0["name"] as? String == "roku-airplay" })
-        #expect(roku["version"] as? String == "3")
+        let rokuVersion = try ShippedProfiles.version("roku-airplay")
+        #expect(roku["version"] as? String == rokuVersion)
         let numbers = try #require(roku["numbers"] as? [String: Int])
         #expect((numbers["assumed"] ?? 0) > 0 && numbers.keys.sorted() == ["assumed", "derived", "measured", "published"])
     }
@@ -31,12 +33,14 @@ struct ProfileCommandTests {
     func show() async throws {
         let text = try await BlockingWork.airlab(["profile", "show", "sony-bravia-android-tv"])
         #expect(text.status == 0, "stderr: \(text.stderr)")
-        #expect(text.stdout.hasPrefix("sony-bravia-android-tv version 3: Sony Bravia"))
+        let sonyVersion = try ShippedProfiles.version("sony-bravia-android-tv")
+        #expect(text.stdout.hasPrefix("sony-bravia-android-tv version \(sonyVersion): Sony Bravia"))
         #expect(text.stdout.contains("  transitions.resolution.p50Milliseconds = 250\n  transitions.resolution.p95Milliseconds = 400\n    derived: "))
         #expect(text.stdout.contains("androidx/media#2035"))
 
         let sheet = try #require(try json(try await BlockingWork.airlab(["profile", "show", "smart-tv-low", "--json"])) as? [String: Any])
-        #expect(sheet["name"] as? String == "smart-tv-low" && sheet["version"] as? String == "3")
+        let lowVersion = try ShippedProfiles.version("smart-tv-low")
+        #expect(sheet["name"] as? String == "smart-tv-low" && sheet["version"] as? String == lowVersion)
         let values = try #require(sheet["values"] as? [[String: Any]])
         let splice = try #require(values.first { $0["key"] as? String == "transitions.splice.p50Milliseconds" })
         #expect(splice["value"] as? Double == 250 && splice["basis"] as? String == "assumed" && splice["path"] as? String == "$.transitions.splice.p50Milliseconds")
@@ -48,7 +52,8 @@ struct ProfileCommandTests {
     func diff() async throws {
         let text = try await BlockingWork.airlab(["profile", "diff", "apple-tv-4k", "smart-tv-low"])
         #expect(text.status == 0, "stderr: \(text.stderr)")
-        #expect(text.stdout.hasPrefix("A: apple-tv-4k version 3: "))
+        let appleTVVersion = try ShippedProfiles.version("apple-tv-4k")
+        #expect(text.stdout.hasPrefix("A: apple-tv-4k version \(appleTVVersion): "))
         let width = try #require(text.stdout.split(separator: "\n").first { $0.hasPrefix("video.codecs[h264].maxWidth ") })
         #expect(width.split(separator: " ", omittingEmptySubsequences: true) == ["video.codecs[h264].maxWidth", "3840", "1920", "-1920", "derived", "derived"])
         #expect(text.stdout.contains(" values differ ("))
@@ -56,7 +61,7 @@ struct ProfileCommandTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let file = scratch.url.appendingPathComponent("my-tv.json")
-        try Data(contentsOf: profilesDirectory.appendingPathComponent("smart-tv-low.json")).write(to: file)
+        try Data(contentsOf: ShippedProfiles.directory.appendingPathComponent("smart-tv-low.json")).write(to: file)
         let comparison = try #require(try json(try await BlockingWork.airlab(["profile", "diff", "smart-tv-low", file.path, "--json"])) as? [String: Any])
         let rows = try #require(comparison["rows"] as? [[String: Any]])
         #expect(!rows.isEmpty && rows.allSatisfy { $0["a"] as? NSObject == $0["b"] as? NSObject })
@@ -72,7 +77,7 @@ struct ProfileCommandTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let file = scratch.url.appendingPathComponent("old-tv.json")
-        let original = try String(contentsOf: profilesDirectory.appendingPathComponent("smart-tv-low.json"), encoding: .utf8)
+        let original = try String(contentsOf: ShippedProfiles.directory.appendingPathComponent("smart-tv-low.json"), encoding: .utf8)
         try original.replacingOccurrences(of: "\"basis\": \"assumed\"", with: "\"note\": \"none\"").write(to: file, atomically: true, encoding: .utf8)
         let refused = try await BlockingWork.airlab(["profile", "diff", "smart-tv-low", file.path])
         #expect(refused.status == 2)
@@ -82,11 +87,5 @@ struct ProfileCommandTests {
 
         let missing = try await BlockingWork.airlab(["profile", "diff", "smart-tv-low"])
         #expect(missing.status == 2)
-    }
-
-    /// The shipped profiles in the source tree (`profiles` at the root is a link to them).
-    var profilesDirectory: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/Profiles/Shipped")
     }
 }

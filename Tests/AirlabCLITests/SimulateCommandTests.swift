@@ -47,12 +47,14 @@ struct SimulateCommandTests {
             #expect(result.status == 0, "stderr: \(result.stderr)")
             let profiles = try #require(document["profiles"] as? [[String: Any]])
             #expect(profiles.compactMap { $0["name"] as? String } == ["apple-tv-4k", "smart-tv-low"])
-            #expect(profiles.allSatisfy { $0["version"] as? String == "3" && ($0["numbers"] as? [String: Int])?["assumed"] != nil })
+            let versions = [try ShippedProfiles.version("apple-tv-4k"), try ShippedProfiles.version("smart-tv-low")]
+            #expect(profiles.compactMap { $0["version"] as? String } == versions)
+            #expect(profiles.allSatisfy { ($0["numbers"] as? [String: Int])?["assumed"] != nil })
             let summary = try #require(try session("apple-tv-4k", in: document)["profileSummary"] as? [String: Any])
-            #expect(summary["version"] as? String == "3")
+            #expect(summary["version"] as? String == versions[0])
 
             let text = try await BlockingWork.airlab(["simulate", url.absoluteString, "--profile", "apple-tv-4k"])
-            #expect(text.stdout.contains("  profile apple-tv-4k version 3: ") && text.stdout.contains(" numbers assumed"))
+            #expect(text.stdout.contains("  profile apple-tv-4k version \(versions[0]): ") && text.stdout.contains(" numbers assumed"))
         }
     }
 

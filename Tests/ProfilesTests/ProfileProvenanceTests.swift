@@ -178,8 +178,9 @@ private struct Version {
 struct ProfileComparisonTests {
     @Test("Two profiles compare number by number: both values, B minus A, both bases; codecs by name")
     func comparesNumbers() throws {
-        let comparison = ProfileComparison(try catalog.profile("apple-tv-4k"), try catalog.profile("smart-tv-low"))
-        #expect(comparison.a.name == "apple-tv-4k" && comparison.b.name == "smart-tv-low" && comparison.a.version == "3")
+        let appleTV = try catalog.profile("apple-tv-4k")
+        let comparison = ProfileComparison(appleTV, try catalog.profile("smart-tv-low"))
+        #expect(comparison.a.name == "apple-tv-4k" && comparison.b.name == "smart-tv-low" && comparison.a.version == appleTV.version)
         let rows = Dictionary(uniqueKeysWithValues: comparison.rows.map { ($0.key, $0) })
         let width = try #require(rows["video.codecs[h264].maxWidth"])
         #expect(width.a == .number(3840) && width.b == .number(1920) && width.difference == -1920)
