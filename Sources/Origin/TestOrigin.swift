@@ -20,10 +20,13 @@ public final class TestOrigin: Sendable {
     public let log: OriginLog
     private let server: HTTPServer
 
-    /// - Parameter live: media playlists served as live windows of themselves (`LivePackager`).
+    /// - Parameters:
+    ///   - live: media playlists served as live windows of themselves (`LivePackager`).
+    ///   - idleTimeoutSeconds: how long a kept-alive connection may wait for its next request before
+    ///     the origin closes it, as a CDN's keep-alive timeout; 0 keeps it for as long as the client does.
     public init(
         root: URL, plan: FaultPlan = FaultPlan(), live: LivePackager.Schedule? = nil, address: String = "127.0.0.1", port: UInt16 = 0,
-        logFile: URL? = nil
+        logFile: URL? = nil, idleTimeoutSeconds: Int = HTTPServerConfiguration.defaultIdleTimeoutSeconds
     ) throws {
         let root = root.resolvingSymlinksInPath().standardizedFileURL
         self.root = root
@@ -32,7 +35,9 @@ public final class TestOrigin: Sendable {
         self.log = log
         let responder = OriginResponder(root: root, plan: plan, live: live, log: log, started: .now)
         server = HTTPServer(
-            configuration: HTTPServerConfiguration(address: address, port: port, sendBufferBytes: Self.sendBufferBytes), responder: responder)
+            configuration: HTTPServerConfiguration(
+                address: address, port: port, idleTimeoutSeconds: idleTimeoutSeconds, sendBufferBytes: Self.sendBufferBytes),
+            responder: responder)
     }
 
     public func start() throws {
