@@ -17,4 +17,12 @@ public enum ConsolePicture {
     public static func none(_ reason: String) -> HTTPResponse {
         HTTPResponse(status: 404, headers: ["Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"], body: Data("no picture: \(reason)\n".utf8))
     }
+
+    /// The receiver a frame's file name (`N.jpg` in `/console/frames/N.jpg`) is of; nil when it names none.
+    public static func receiver(ofFrame name: String) -> Int? {
+        name.hasSuffix(".jpg") ? Int(name.dropLast(4)) : nil
+    }
+
+    /// The 404 for a frame name that is not one of the console's receivers: it says how frames are named.
+    public static let noSuchFrame = HTTPResponse.text("no picture: frames are /console/frames/N.jpg for a receiver N\n", status: 404)
 }

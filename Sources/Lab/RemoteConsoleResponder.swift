@@ -32,8 +32,8 @@ struct RemoteConsoleResponder: HTTPResponder {
         if let answer = immediateResponse(to: request) { return answer }
         let parts = ConsolePageRoutes.parts(of: request.path)
         if parts.count == 3, parts[1] == "frames" {
-            guard parts[2].hasSuffix(".jpg"), let index = Int(parts[2].dropLast(4)), clients.indices.contains(index) else {
-                return .text("no picture: frames are /console/frames/N.jpg for a receiver N\n", status: 404)
+            guard let index = ConsolePicture.receiver(ofFrame: parts[2]), clients.indices.contains(index) else {
+                return ConsolePicture.noSuchFrame
             }
             return await picture(of: index, shot: nil, focused: request.query["focus"] != nil)
         }

@@ -62,8 +62,8 @@ struct ConsoleResponder: Sendable {
     }
 
     private func frame(_ name: String, focused: Bool) async -> HTTPResponse {
-        guard name.hasSuffix(".jpg"), let index = Int(name.dropLast(4)), console.fleet.receivers.indices.contains(index) else {
-            return .text("no picture: frames are /console/frames/N.jpg for a receiver N\n", status: 404)
+        guard let index = ConsolePicture.receiver(ofFrame: name), console.fleet.receivers.indices.contains(index) else {
+            return ConsolePicture.noSuchFrame
         }
         return await console.frames.picture(of: index, focused: focused).response()
     }

@@ -130,7 +130,8 @@ struct ConsoleDaemonTests {
                 let port = try Self.consolePort(daemon)
                 let before = try await HTTPTestClient.send(port: port, "GET", "/console/frames/0.jpg")
                 #expect(before.status == 404 && before.text.hasPrefix("no picture"), "\(before)")
-                #expect(try await HTTPTestClient.send(port: port, "GET", "/console/frames/1.jpg").status == 404)
+                let unknown = try await HTTPTestClient.send(port: port, "GET", "/console/frames/1.jpg")
+                #expect(unknown.status == 404 && unknown.text == "no picture: frames are /console/frames/N.jpg for a receiver N\n", "\(unknown)")
 
                 let stream = try await ConsoleStream.open(port: port)
                 defer { stream.close() }

@@ -47,6 +47,9 @@ struct RemoteConsoleTests {
                         // The tile's picture, made by the receiver's own daemon (GET /picture) and passed through.
                         let playing = try await HTTPTestClient.send(port: console.port, "GET", "/console/frames/0.jpg?focus")
                         #expect(playing.status == 200 && playing.body.starts(with: [0xFF, 0xD8]), "\(playing.status) \(playing.text.prefix(200))")
+                        // A frame of no receiver is answered as airlabd's console answers it.
+                        let unknown = try await HTTPTestClient.send(port: console.port, "GET", "/console/frames/3.jpg")
+                        #expect(unknown.status == 404 && unknown.text == "no picture: frames are /console/frames/N.jpg for a receiver N\n", "\(unknown)")
                         // A page asks for its tile's picture as it plays; while it does, the receiver pictures its switches.
                         let page = Task {
                             while !Task.isCancelled {
