@@ -171,6 +171,10 @@ public struct SessionRecorder: Sendable {
                 if open?.kind != .primary || open?.positionStart != event.position || open?.start != event.time {
                     begin(.primary, at: event)
                 }
+            case .paused where open == nil:
+                // Held paused at the item's end after its POST break: the break's end closed its entry,
+                // so no rate change finds anything playing to pause, and the pause starts here.
+                begin(.paused, at: event)
             default:
                 // Pauses and resumes are recorded from their rate changes, which know what was playing.
                 break

@@ -44,6 +44,23 @@ struct ItemEndTests {
         #expect(replayed.endReason != "the primary content played to its end")
     }
 
+    @Test("Held paused at the end after a POST interstitial, the timeline ends paused there, as it does without one")
+    func heldPauseAfterPostInTimeline() throws {
+        let plain = try Engine.run(Engine.plan([]), script: "at 1 item end pause; at 80 stop")
+        #expect(Engine.shape(plain) == ["P0-60", "||60"])
+
+        let held = try Engine.run(Engine.plan([Engine.ad("post", at: 60, cue: [.post])]), script: "at 1 item end pause; at 80 stop")
+        #expect(Engine.shape(held) == ["P0-60", "I:post", "||60"])
+        let pause = try #require(held.timeline.last)
+        // From the end of the 10 s POST break until the sender's stop.
+        #expect(pause.start == 70 && pause.end == 80 && pause.eventID == nil)
+        #expect(held.totals.pausedSeconds == 10)
+
+        // A seek from there and play are in the timeline too.
+        let replayed = try Engine.run(Engine.plan([Engine.ad("post", at: 60, cue: [.post])]), script: "at 1 item end none; at 75 seek 50; at 76 play")
+        #expect(Engine.shape(replayed).prefix(5) == ["P0-60", "I:post", "||60", "||50", "P50-60"])
+    }
+
     @Test("Commands read and write their text; a negative end time is refused naming why")
     func text() throws {
         for text in ["end at 40", "end at none", "item end advance", "item end pause", "item end none"] {
