@@ -27,7 +27,7 @@ struct SimulateMediaTests {
     func verifyFetchesSeparateAudio() async throws {
         let video = try await TestMedia.hls(MediaRecipe.baseline("video-only") { $0.streams = .videoOnly }, .fragmentedMP4)
         let audio = try await TestMedia.hls(MediaRecipe.baseline("audio-only") { $0.streams = .audioOnly }, .fragmentedMP4)
-        let scratch = try TestMedia.stage(["video": video, "audio": audio])
+        let scratch = try await TestMedia.stage(["video": video, "audio": audio])
         defer { scratch.remove() }
         _ = try scratch.write("master.m3u8", """
             #EXTM3U

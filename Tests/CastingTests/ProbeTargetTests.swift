@@ -19,7 +19,7 @@ struct ProbeTargetTests {
         english.streams = .audioOnly
         var german = MediaRecipe.rate44100
         german.streams = .audioOnly
-        let scratch = try TestMedia.stage([
+        let scratch = try await TestMedia.stage([
             "video": try await TestMedia.hls(video, .transportStream), "en": try await TestMedia.hls(english, .transportStream),
             "de": try await TestMedia.hls(german, .transportStream),
         ])

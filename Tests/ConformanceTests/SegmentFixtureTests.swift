@@ -131,7 +131,7 @@ struct SegmentFixtureTests {
     func separateAudio() async throws {
         let video = try await TestMedia.hls(MediaRecipe.baseline("video-only") { $0.streams = .videoOnly }, .fragmentedMP4)
         let audio = try await TestMedia.hls(MediaRecipe.baseline("audio-only") { $0.streams = .audioOnly }, .fragmentedMP4)
-        let scratch = try TestMedia.stage(["video": video, "audio": audio])
+        let scratch = try await TestMedia.stage(["video": video, "audio": audio])
         defer { scratch.remove() }
         let master = try scratch.write("master.m3u8", """
             #EXTM3U

@@ -9,7 +9,7 @@ extension MDNSTests.Namespaced {
     func discoverAndRunTheFleet() async throws {
         try await MDNSNamespace.with { namespace in
             try await namespace.startAvahi()
-            let media = try TestMedia.stage(["show": try await TestMedia.hls(.baseline, .transportStream)])
+            let media = try await TestMedia.stage(["show": try await TestMedia.hls(.baseline, .transportStream)])
             defer { media.remove() }
             let inside = ["/usr/sbin/ip", "netns", "exec", namespace.name]
             let fleet = try await DaemonProcess.start(

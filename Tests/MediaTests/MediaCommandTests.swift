@@ -129,7 +129,7 @@ struct MediaCommandTests {
 
     @Test("probe --variant N probes that variant of a multivariant playlist")
     func probeVariant() async throws {
-        let scratch = try TestMedia.stage(["avc": try await TestMedia.hls(.baseline, .transportStream), "hevc": try await TestMedia.hls(.hevc, .fragmentedMP4)])
+        let scratch = try await TestMedia.stage(["avc": try await TestMedia.hls(.baseline, .transportStream), "hevc": try await TestMedia.hls(.hevc, .fragmentedMP4)])
         defer { scratch.remove() }
         let master = try scratch.write("master.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2\navc/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=1\nhevc/index.m3u8\n")
         let result = try await BlockingWork.airlab(["probe", master.path, "--variant", "1", "--json"])

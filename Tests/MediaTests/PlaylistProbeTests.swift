@@ -37,7 +37,7 @@ struct PlaylistProbeTests {
 
     @Test("A multivariant playlist is probed through the variant asked for, the first by default")
     func variantSelection() async throws {
-        let scratch = try TestMedia.stage(["avc": try await TestMedia.hls(.baseline, .transportStream), "hevc": try await TestMedia.hls(.hevc, .fragmentedMP4)])
+        let scratch = try await TestMedia.stage(["avc": try await TestMedia.hls(.baseline, .transportStream), "hevc": try await TestMedia.hls(.hevc, .fragmentedMP4)])
         defer { scratch.remove() }
         let master = try scratch.write("master.m3u8", """
             #EXTM3U
@@ -66,7 +66,7 @@ struct PlaylistProbeTests {
         video.streams = .videoOnly
         var audio = MediaRecipe.baseline
         audio.streams = .audioOnly
-        let scratch = try TestMedia.stage(["video": try await TestMedia.hls(video, .fragmentedMP4), "audio": try await TestMedia.hls(audio, .transportStream)])
+        let scratch = try await TestMedia.stage(["video": try await TestMedia.hls(video, .fragmentedMP4), "audio": try await TestMedia.hls(audio, .transportStream)])
         defer { scratch.remove() }
         let master = try scratch.write("master.m3u8", """
             #EXTM3U
@@ -85,7 +85,7 @@ struct PlaylistProbeTests {
 
     @Test("Languages come from the variant's renditions; an interstitial without the selected one is a mismatch")
     func languageCoverage() async throws {
-        let scratch = try TestMedia.stage(["main": try await TestMedia.hls(.baseline, .transportStream)])
+        let scratch = try await TestMedia.stage(["main": try await TestMedia.hls(.baseline, .transportStream)])
         defer { scratch.remove() }
         let master = try scratch.write("master.m3u8", """
             #EXTM3U
@@ -107,7 +107,7 @@ struct PlaylistProbeTests {
 
     @Test("Over HTTP, playlists and segments are fetched from the server and relative URIs resolve against the playlist URL")
     func overHTTP() async throws {
-        let scratch = try TestMedia.stage(["avc": try await TestMedia.hls(.baseline, .transportStream), "hevc": try await TestMedia.hls(.hevc, .fragmentedMP4)])
+        let scratch = try await TestMedia.stage(["avc": try await TestMedia.hls(.baseline, .transportStream), "hevc": try await TestMedia.hls(.hevc, .fragmentedMP4)])
         defer { scratch.remove() }
         try scratch.write("streams/master.m3u8", """
             #EXTM3U
@@ -130,7 +130,7 @@ struct PlaylistProbeTests {
 
     @Test("A playlist without an .m3u8 name is recognised by its content and read once, from a file or over HTTP")
     func playlistByContent() async throws {
-        let scratch = try TestMedia.stage(["avc": try await TestMedia.hls(.baseline, .transportStream)])
+        let scratch = try await TestMedia.stage(["avc": try await TestMedia.hls(.baseline, .transportStream)])
         defer { scratch.remove() }
         let playlist = scratch.url.appendingPathComponent("avc/playlist")
         try FileManager.default.copyItem(at: scratch.url.appendingPathComponent("avc/index.m3u8"), to: playlist)

@@ -27,7 +27,7 @@ struct FileReferenceTests {
 
         static func with(_ reference: Reference, _ body: (Fixture) async throws -> Void) async throws {
             let hls = try await TestMedia.hls(.baseline, reference == .segment ? .transportStream : .fragmentedMP4)
-            let served = try TestMedia.stage(["media": hls])
+            let served = try await TestMedia.stage(["media": hls])
             defer { served.remove() }
             let local = try Scratch()
             defer { local.remove() }

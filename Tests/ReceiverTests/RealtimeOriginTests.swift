@@ -166,7 +166,7 @@ import Testing
     func liveStream() async throws {
         // 24 s of primary in 2 s segments, served live three segments at a time at four times real time.
         let primary = try await TestMedia.hls(MediaRecipe.baseline("live-24s") { $0.seconds = 24 }, .transportStream, segmentSeconds: 2)
-        let scratch = try TestMedia.stage(["primary": primary, "ad": try await TestMedia.hls(AdSupportedStream.matchingAd, .transportStream, segmentSeconds: 4)])
+        let scratch = try await TestMedia.stage(["primary": primary, "ad": try await TestMedia.hls(AdSupportedStream.matchingAd, .transportStream, segmentSeconds: 4)])
         defer { scratch.remove() }
         let live = LivePackager.Schedule(paths: [GlobPattern("/primary/*.m3u8")], segments: 3, timeScale: 4)
         let origin = try TestOrigin(root: scratch.url, live: live)

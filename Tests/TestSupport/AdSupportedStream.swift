@@ -20,7 +20,7 @@ public enum AdSupportedStream {
     /// A scratch folder with the media in `primary/`, `ad1/` and `ad2/`; write the playlist with
     /// `writePlaylist(in:)` once the address the ads are served from is known.
     public static func stage() async throws -> Scratch {
-        try TestMedia.stage([
+        try await TestMedia.stage([
             "primary": try await TestMedia.hls(primary, .transportStream, segmentSeconds: 4),
             "ad1": try await TestMedia.hls(matchingAd, .transportStream, segmentSeconds: 4),
             "ad2": try await TestMedia.hls(mismatchingAd, .transportStream, segmentSeconds: 4),

@@ -12,7 +12,7 @@ public struct LiveStream: Sendable {
     /// Serves the media and runs `body`; everything goes away afterwards.
     public static func with<T>(_ body: (LiveStream) async throws -> T) async throws -> T {
         let primary = try await TestMedia.hls(MediaRecipe.baseline("live-12s") { $0.seconds = 12 }, .transportStream, segmentSeconds: 2)
-        let scratch = try TestMedia.stage(["primary": primary, "ad": try await TestMedia.hls(AdSupportedStream.matchingAd, .transportStream, segmentSeconds: 4)])
+        let scratch = try await TestMedia.stage(["primary": primary, "ad": try await TestMedia.hls(AdSupportedStream.matchingAd, .transportStream, segmentSeconds: 4)])
         defer { scratch.remove() }
         let server = try await BlockingWork.server(serving: scratch.url)
         defer { server.stop() }

@@ -33,7 +33,11 @@ public struct Scratch: Sendable {
         return file
     }
 
+    /// Removes the folder on a thread of its own and returns at once. Deleting media can wait seconds
+    /// for the disk (this machine's ext4 discards the blocks it frees), and a test's `defer` runs on the
+    /// shared pool, where that wait would hold up every other test.
     public func remove() {
-        try? FileManager.default.removeItem(at: url)
+        let url = url
+        Thread { try? FileManager.default.removeItem(at: url) }.start()
     }
 }

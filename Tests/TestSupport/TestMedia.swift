@@ -224,13 +224,16 @@ public enum TestMedia {
     }
 
     /// A scratch folder holding copies of generated HLS folders under the given names, for playlists
-    /// a test writes next to them.
-    public static func stage(_ folders: [String: URL]) throws -> Scratch {
-        let scratch = try Scratch()
-        for (name, folder) in folders {
-            try FileManager.default.copyItem(at: folder, to: scratch.url.appendingPathComponent(name))
+    /// a test writes next to them. The copying runs on a thread of its own: on a busy disk it can take
+    /// seconds, which on the shared pool would hold up every other test.
+    public static func stage(_ folders: [String: URL]) async throws -> Scratch {
+        try await BlockingWork.run {
+            let scratch = try Scratch()
+            for (name, folder) in folders {
+                try FileManager.default.copyItem(at: folder, to: scratch.url.appendingPathComponent(name))
+            }
+            return scratch
         }
-        return scratch
     }
 
     /// Makes `target` (a file or a folder) by running `make` on a temporary path, then renaming.
