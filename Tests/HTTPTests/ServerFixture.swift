@@ -57,6 +57,43 @@ struct ServerFixture {
         }
     }
 
+    /// One request of a conversation and when its answer is complete.
+    struct Exchange: Sendable {
+        var request: Data
+        var answered: @Sendable (Data) -> Bool
+
+        init(_ request: Data, answered: @escaping @Sendable (Data) -> Bool) {
+            self.request = request
+            self.answered = answered
+        }
+
+        /// A request in text whose answer is complete once it contains `marker`.
+        init(_ request: String, answeredWith marker: String) {
+            self.init(Data(request.utf8)) { String(decoding: $0, as: UTF8.self).contains(marker) }
+        }
+    }
+
+    /// Connects and holds a conversation on the one connection in one blocking call: each request goes
+    /// out once the answer to the one before is in, as a client sends it. The answers come back in
+    /// order, each as far as it was read (empty when the server closed or the read timed out).
+    ///
+    /// One call rather than one per request: between two calls the test's task waits for the
+    /// cooperative pool, which at the start of the suite is busy for half a minute, long enough for the
+    /// server's idle timeout to close the connection before the next request is sent (CI run 31).
+    func converse(_ exchanges: [Exchange], receiveTimeoutSeconds: Int = 10) async throws -> [Data] {
+        let port = port
+        return try await BlockingWork.run {
+            let socket = try RawSocket(port: port, receiveTimeoutSeconds: receiveTimeoutSeconds)
+            defer { socket.close() }
+            var answers: [Data] = []
+            for exchange in exchanges {
+                try socket.send(exchange.request)
+                answers.append(socket.read(until: exchange.answered))
+            }
+            return answers
+        }
+    }
+
     /// Polls `condition` every 20 ms, up to `attempts` times; readiness is observed, never assumed.
     func eventually(attempts: Int = 500, _ condition: () -> Bool) async throws -> Bool {
         for _ in 0..<attempts {
