@@ -65,10 +65,26 @@ public final class SenderRelay: @unchecked Sendable {
 
     // MARK: - On the thread
 
+    /// Asks who owns the connection on a thread of its own: the kernel's table of sockets can run to
+    /// megabytes on a busy machine, and reading it here would hold up every server and relay this loop
+    /// thread runs.
     private func accepted(_ local: Int32, from peer: SocketAddress.Storage) {
-        guard listening, LocalSocketOwner.uid(ofLoopbackPort: peer.port, connectedTo: localPort) == getuid() else {
-            // Not this user's: it gets nothing, and libcurl's connection still comes.
-            log?("a connection to the relay for \(channel.peer) from another user was refused")
+        guard listening else {
+            Glibc.close(local)
+            return
+        }
+        let (peerPort, localPort) = (peer.port, localPort)
+        Thread { [self] in
+            let owner = LocalSocketOwner.uid(ofLoopbackPort: peerPort, connectedTo: localPort)
+            thread.perform { [self] in checked(local, ownedBy: owner) }
+        }.start()
+    }
+
+    private func checked(_ local: Int32, ownedBy owner: uid_t?) {
+        guard listening, !closed, owner == getuid() else {
+            // Not this user's (or the relay already has its connection): it gets nothing, and
+            // libcurl's connection still comes.
+            if owner != getuid() { log?("a connection to the relay for \(channel.peer) from another user was refused") }
             Glibc.close(local)
             return
         }
