@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import OwnThreads
 import SenderProtocol
 
 /// The AirPlay 2 routes of a receiver whose device pairs (docs/pairing.md): pairing on the plain
@@ -8,8 +9,10 @@ extension ReceiverResponder {
     static let binaryPlistType = "application/x-apple-binary-plist"
     static let tlvType = "application/octet-stream"
 
-    /// The pairing routes; a 404 on a receiver whose device does not pair.
-    func pair(_ route: Route, _ request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
+    /// The pairing routes; a 404 on a receiver whose device does not pair. An exchange runs on a thread
+    /// of its own: it does SRP and key agreement, and the one that ends a PIN pairing writes the
+    /// receiver's pairings to disk, which must not hold up the cooperative pool.
+    func pair(_ route: Route, _ request: HTTPRequest) async throws(ProtocolError) -> HTTPResponse {
         guard let pairing = core.pairing else {
             throw ProtocolError(status: 404, "\(core.configuration.name) is an AirPlay 1 device: it does not pair")
         }
@@ -21,9 +24,11 @@ extension ReceiverResponder {
             core.log("\(core.configuration.name): pairing PIN \(pairing.pin) asked for by \(peer)")
             return HTTPResponse(status: 200)
         case .pairSetup:
-            exchange = pairing.pairSetup([UInt8](request.body), on: request.connection, channel: request.channel, peer: peer)
+            let (body, connection, channel) = ([UInt8](request.body), request.connection, request.channel)
+            exchange = await BlockingCall.run { pairing.pairSetup(body, on: connection, channel: channel, peer: peer) }
         default:
-            exchange = pairing.pairVerify([UInt8](request.body), on: request.connection, channel: request.channel, peer: peer)
+            let (body, connection, channel) = ([UInt8](request.body), request.connection, request.channel)
+            exchange = await BlockingCall.run { pairing.pairVerify(body, on: connection, channel: channel, peer: peer) }
         }
         if let line = exchange.log { core.log("\(core.configuration.name): \(line)") }
         var headers: HTTPHeaders = ["Content-Type": Self.tlvType]
@@ -34,7 +39,7 @@ extension ReceiverResponder {
 
     /// The controllers paired by PIN: listed (`GET /pairings`) or one removed (`DELETE /pairings/ID`),
     /// only on a connection an admin controller verified, as HAP has it.
-    func pairings(_ route: Route, _ request: HTTPRequest) throws(ProtocolError) -> HTTPResponse {
+    func pairings(_ route: Route, _ request: HTTPRequest) async throws(ProtocolError) -> HTTPResponse {
         guard let pairing = core.pairing else {
             throw ProtocolError(status: 404, "\(core.configuration.name) is an AirPlay 1 device: it keeps no pairings")
         }
@@ -52,7 +57,8 @@ extension ReceiverResponder {
             return json(list)
         }
         let identifier = String(request.path.dropFirst("/pairings/".count)).removingPercentEncoding ?? ""
-        guard try pairing.removeController(identifier) else {
+        // Removing one rewrites the pairings file: on a thread of its own, as the last pairing's write.
+        guard try await BlockingCall.run({ () throws(ProtocolError) -> Bool in try pairing.removeController(identifier) }) else {
             throw ProtocolError(status: 404, "no controller '\(identifier.prefix(100))' is paired with \(core.configuration.name)")
         }
         core.log("\(core.configuration.name): the pairing of \(identifier) was removed by \(controller)")

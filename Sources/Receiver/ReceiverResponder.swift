@@ -102,8 +102,8 @@ struct ReceiverResponder: HTTPResponder {
         case .events: return events()
         case .sessions: return sessionList()
         case .groups, .group: return try await core.groups.respond(to: request)
-        case .pairPinStart, .pairSetup, .pairVerify: return try pair(route, request)
-        case .pairings, .pairing: return try pairings(route, request)
+        case .pairPinStart, .pairSetup, .pairVerify: return try await pair(route, request)
+        case .pairings, .pairing: return try await pairings(route, request)
         case .picture:
             guard let shot = ConsoleFrames.Shot(query: request.query["of"], focused: request.query["focus"] != nil) else {
                 throw ProtocolError("of must be into-before, into-after, back-before or back-after (or absent: the playhead)")
