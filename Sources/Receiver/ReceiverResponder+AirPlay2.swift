@@ -18,16 +18,15 @@ extension ReceiverResponder {
         }
         let peer = request.channel?.peer ?? "a sender"
         let exchange: (answer: [UInt8], log: String?, failed: Bool)
+        let (body, connection, channel) = ([UInt8](request.body), request.connection, request.channel)
         switch route {
         case .pairPinStart:
             // A real receiver shows its PIN now; airlabd logs it.
             core.log("\(core.configuration.name): pairing PIN \(pairing.pin) asked for by \(peer)")
             return HTTPResponse(status: 200)
         case .pairSetup:
-            let (body, connection, channel) = ([UInt8](request.body), request.connection, request.channel)
             exchange = await BlockingCall.run { pairing.pairSetup(body, on: connection, channel: channel, peer: peer) }
         default:
-            let (body, connection, channel) = ([UInt8](request.body), request.connection, request.channel)
             exchange = await BlockingCall.run { pairing.pairVerify(body, on: connection, channel: channel, peer: peer) }
         }
         if let line = exchange.log { core.log("\(core.configuration.name): \(line)") }

@@ -8,8 +8,7 @@ import Testing
     /// The low-end TV's profile with a network slow enough to stall on the fixture's segments
     /// (about 230 kB per 4 s, 0.46 Mbit/s): 0.3 Mbit/s.
     static func slowProfile(in scratch: Scratch) throws -> String {
-        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/Profiles/Shipped/smart-tv-low.json")
+        let shipped = ShippedProfiles.directory.appendingPathComponent("smart-tv-low.json")
         var profile = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: shipped)) as? [String: Any])
         profile.removeValue(forKey: "$schema")
         profile["name"] = "slow-tv"

@@ -23,8 +23,7 @@ import Testing
 
     /// A shipped profile with some of its numbers changed, written to `scratch`.
     static func profile(_ shipped: String, named name: String, in scratch: Scratch, _ change: (inout [String: Any]) -> Void) throws -> String {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/Profiles/Shipped/\(shipped).json")
+        let file = ShippedProfiles.directory.appendingPathComponent("\(shipped).json")
         var profile = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
         profile.removeValue(forKey: "$schema")
         profile["name"] = name
